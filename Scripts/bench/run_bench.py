@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Timing harness of Scripts/bench-ingest (standard library only).
+
+Runs `dictee events FILE --now ISO --tz IANA --json` and the Python baseline
+(baseline_events.py) several times each on the same calendar. Every run is one
+child process; its wall time is measured around spawn + os.wait4, and its peak
+RSS is the ru_maxrss of that child from os.wait4 (the maximum over the runs is
+reported). Then it compares both outputs on their sets of (uid, start) pairs,
+prints the summary block, and exits non-zero if a target is missed:
+
+  * ratio median(baseline) / median(dictee) >= --min-ratio (default 20)
+  * peak RSS of dictee < --max-rss-mb (default 300)
+
+A failing dictee run (non-zero exit, unreadable JSON) also fails the benchmark.
+Output differences are reported but do not fail it: the libraries' semantics
+differ in corner cases.
+
+With --dictee omitted, only the baseline is measured (no targets checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Run:
+    seconds: float
+    max_rss_mb: float
+    exit_code: int
+    stdout_path: str
+    stderr_path: str
+
+
+def run_once(cmd: list[str], stdout_path: str, stderr_path: str) -> Run:
+    """Run cmd as a child process; wall time and rusage of exactly that child."""
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting
+    # Linux reports ru_maxrss in KiB.
+    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode, stdout_path, stderr_path)
+
+
+def measure(label: str, cmd: list[str], runs: int, workdir: str, tag: str) -> list[Run]:
+    print(f"[bench] {label}: {runs} run(s) of: {' '.join(cmd)}", file=sys.stderr, flush=True)
+    results = []
+    for i in range(runs):
+        r = run_once(cmd, os.path.join(workdir, f"{tag}-{i}.json"),
+                     os.path.join(workdir, f"{tag}-{i}.stderr"))
+        print(f"[bench]   run {i + 1}: {r.seconds:.3f} s, peak RSS {r.max_rss_mb:.0f} MB, "
+              f"exit {r.exit_code}", file=sys.stderr, flush=True)
+        results.append(r)
+        if r.exit_code != 0:
+            break
+    return results
+
+
+def tail(path: str, lines: int = 15) -> str:
+    with open(path, "rb") as f:
+        return "\n".join(f.read().decode("utf-8", "replace").splitlines()[-lines:])
+
+
+def load(path: str) -> dict:
+    with open(path, "rb") as f:
+        data = json.load(f)
+    if not isinstance(data, dict) or not isinstance(data.get("occurrences"), list):
+        raise ValueError('top level is not {"occurrences": [...], ...}')
+    return data
+
+
+def digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def start_key(start: str):
+    """Comparable form of a start value: the date itself, or the UTC instant."""
+    if len(start) == 10:
+        return start
+    value = dt.datetime.fromisoformat(start.replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        return "floating " + value.isoformat()
+    return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def pairs(data: dict) -> dict:
+    """(uid, start) -> occurrence."""
+    return {(o["uid"], start_key(o["start"])): o for o in data["occurrences"]}
+
+
+def compare(dictee: dict, baseline: dict, examples: int) -> tuple[int, list[str]]:
+    a, b = pairs(dictee), pairs(baseline)
+    only_a = sorted(a.keys() - b.keys(), key=lambda k: (k[1], k[0]))
+    only_b = sorted(b.keys() - a.keys(), key=lambda k: (k[1], k[0]))
+    lines = []
+    for name, keys, source in (("only in dictee", only_a, a), ("only in baseline", only_b, b)):
+        if keys:
+            lines.append(f"  {name}: {len(keys)}")
+        for key in keys[:examples]:
+            o = source[key]
+            lines.append(f"    {o['start']}  {o['uid']}  {o.get('summary', '')!r}"
+                         f"{'  (recurring)' if o.get('recurring') else ''}")
+    matched = a.keys() & b.keys()
+    styled = [k for k in matched if a[k]["start"] != b[k]["start"]]
+    if styled:
+        k = min(styled)
+        lines.append(f"  note: {len(styled)} matching starts are written differently, e.g. "
+                     f"dictee {a[k]['start']!r} vs baseline {b[k]['start']!r}")
+    return len(only_a) + len(only_b), lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--calendar", required=True)
+    ap.add_argument("--now", required=True)
+    ap.add_argument("--tz", required=True)
+    ap.add_argument("--dictee", help="dictee binary; omit to measure the baseline only")
+    ap.add_argument("--python", required=True, help="python of the baseline venv")
+    ap.add_argument("--baseline-script", required=True)
+    ap.add_argument("--baseline-label", default="Python icalendar + recurring-ical-events")
+    ap.add_argument("--dictee-runs", type=int, default=5)
+    ap.add_argument("--python-runs", type=int, default=3)
+    ap.add_argument("--min-ratio", type=float, default=20.0)
+    ap.add_argument("--max-rss-mb", type=float, default=300.0)
+    ap.add_argument("--examples", type=int, default=5, help="differences shown per side")
+    ap.add_argument("--workdir", required=True, help="where run outputs are written")
+    args = ap.parse_args(argv)
+    if args.dictee_runs < 1 or args.python_runs < 1:
+        ap.error("run counts must be >= 1")
+
+    query = [args.calendar, "--now", args.now, "--tz", args.tz]
+    failures: list[str] = []
+
+    dictee_runs = []
+    if args.dictee:
+        dictee_runs = measure("dictee", [args.dictee, "events", *query, "--json"],
+                              args.dictee_runs, args.workdir, "dictee")
+        if dictee_runs[-1].exit_code != 0:
+            r = dictee_runs[-1]
+            print(f"[bench] dictee failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
+                  file=sys.stderr)
+            return 1
+    base_runs = measure("baseline", [args.python, args.baseline_script, *query],
+                        args.python_runs, args.workdir, "baseline")
+    if base_runs[-1].exit_code != 0:
+        r = base_runs[-1]
+        print(f"[bench] baseline failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
+              file=sys.stderr)
+        return 1
+
+    base = load(base_runs[0].stdout_path)
+    base_median = statistics.median(r.seconds for r in base_runs)
+    base_rss = max(r.max_rss_mb for r in base_runs)
+    report = [""]
+    if args.dictee:
+        try:
+            dictee = load(dictee_runs[0].stdout_path)
+        except ValueError as exc:
+            print(f"[bench] dictee output {dictee_runs[0].stdout_path} is not the expected "
+                  f"JSON: {exc}", file=sys.stderr)
+            return 1
+        if len({digest(r.stdout_path) for r in dictee_runs}) > 1:
+            report.append("warning: dictee printed different outputs across runs")
+        d_median = statistics.median(r.seconds for r in dictee_runs)
+        d_rss = max(r.max_rss_mb for r in dictee_runs)
+        ratio = base_median / d_median if d_median > 0 else float("inf")
+        n_diff, diff_lines = compare(dictee, base, args.examples)
+
+        report.append(f"occurrences: dictee {len(dictee['occurrences'])}, "
+                      f"baseline {len(base['occurrences'])}; errors: dictee "
+                      f"{len(dictee.get('errors') or [])}, baseline {len(base['errors'])}")
+        report.append("outputs agree on (uid, start) pairs: "
+                      + ("yes" if n_diff == 0 else f"no, symmetric difference {n_diff}"))
+        report.extend(diff_lines)
+        report.append("")
+        report.append(f"dictee events: median {d_median:.2f} s, peak RSS {d_rss:.0f} MB "
+                      f"({len(dictee_runs)} runs)")
+        report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
+                      f"peak RSS {base_rss:.0f} MB ({len(base_runs)} runs)")
+        ratio_ok = ratio >= args.min_ratio
+        rss_ok = d_rss < args.max_rss_mb
+        report.append(f"ratio: {ratio:.1f}x faster (target >= {args.min_ratio:g}x): "
+                      f"{'ok' if ratio_ok else 'MISSED'}")
+        report.append(f"peak RSS target < {args.max_rss_mb:g} MB: "
+                      f"{'ok' if rss_ok else f'MISSED ({d_rss:.0f} MB)'}")
+        if not ratio_ok:
+            failures.append("speed ratio")
+        if not rss_ok:
+            failures.append("peak RSS")
+    else:
+        report.append(f"occurrences: baseline {len(base['occurrences'])} "
+                      f"({sum(o['recurring'] for o in base['occurrences'])} recurring); "
+                      f"errors: {len(base['errors'])}")
+        report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
+                      f"peak RSS {base_rss:.0f} MB ({len(base_runs)} runs)")
+        report.append("dictee: not measured (baseline only)")
+
+    print("\n".join(report))
+    if failures:
+        print(f"bench-ingest: FAILED ({', '.join(failures)})")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+/// A parsed command line for one command: options with values, flags, and positional arguments.
+///
+/// Accepted forms: `--name value`, `--name=value`, `--flag`, and `--` to end options.
+public struct ParsedArguments: Sendable {
+    /// Option values by name (without dashes); the last one wins.
+    public var values: [String: String] = [:]
+    /// Flags that were given.
+    public var flags: Set<String> = []
+    /// Positional arguments in order.
+    public var positionals: [String] = []
+}
+
+/// What a command accepts.
+struct OptionSpec: Sendable {
+    /// Options taking a value, e.g. `now`, `tz`.
+    var valued: [String]
+    /// Flags, e.g. `json`.
+    var flags: [String]
+}
+
+/// A usage error: printed with `error:` and exit 64.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+}
+
+enum ArgumentParser {
+    /// Parses `arguments` against `spec`.
+    /// - Throws: `UsageError` naming the unknown option and the nearest valid one.
+    static func parse(_ arguments: [String], spec: OptionSpec) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var k = 0
+        var optionsEnded = false
+        while k < arguments.count {
+            let a = arguments[k]
+            k += 1
+            if optionsEnded || !a.hasPrefix("--") || a == "-" {
+                parsed.positionals.append(a)
+                continue
+            }
+            if a == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = String(a.dropFirst(2))
+            var inlineValue: String?
+            if let eq = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if spec.valued.contains(name) {
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else {
+                    guard k < arguments.count else {
+                        throw UsageError(description: "option '--\(name)' needs a value")
+                    }
+                    parsed.values[name] = arguments[k]
+                    k += 1
+                }
+            } else if spec.flags.contains(name) {
+                guard inlineValue == nil else {
+                    throw UsageError(description: "option '--\(name)' takes no value")
+                }
+                parsed.flags.insert(name)
+            } else {
+                let known = (spec.valued + spec.flags).map { "--" + $0 }
+                var message = "unknown option '--\(name)'"
+                if let near = nearest("--" + name, in: known) { message += "; did you mean '\(near)'?" }
+                throw UsageError(description: message)
+            }
+        }
+        return parsed
+    }
+
+    /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
+    static func nearest(_ word: String, in candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        return best.1 <= max(2, word.count / 3) ? best.0 : nil
+    }
+
+    /// Damerau-Levenshtein distance (adjacent transpositions count 1: nigthly -> nightly).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        var d = Array(repeating: Array(repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                let cost = x[i - 1] == y[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[x.count][y.count]
+    }
+}

@@ -1,0 +1,147 @@
+import DicteeCore
+import Foundation
+import Ingest
+
+extension Dictee {
+    /// `dictee events FILE... [--now ISO-8601] [--tz IANA] [--json]`: the in-window occurrences of
+    /// .ics files, sorted by start instant.
+    ///
+    /// The only command that prints raw titles: it shows the parent's own file on the parent's own
+    /// terminal. JSON contract (later checks rely on it exactly):
+    /// `{"occurrences":[{"uid","summary","start","end","all_day","recurring"}],
+    ///   "errors":[{"uid","file","line","message"}]}`; exit 0, 1 (some events had errors, the rest
+    /// is printed), 65 (a file unreadable or not a calendar).
+    struct Events: Command {
+        static let name = "events"
+        static let summary = "list the occurrences of .ics files inside the read window"
+        static let options = OptionSpec(valued: TimeOptions.names, flags: ["json"])
+        static let help = """
+            usage: dictee events FILE... [--now ISO-8601] [--tz IANA] [--json]
+
+            Reads .ics calendar files (RFC 5545) and prints the occurrences inside the read
+            window, sorted by start:
+              - one-off events starting in [now - 2 years, now + 14 days);
+              - occurrences of recurring series (RRULE, RDATE, overrides) starting in
+                [now - 7 days, now + 14 days).
+            This is the only command that prints your calendar's raw titles.
+
+            options:
+              --now ISO-8601   the current time (default: the system clock),
+                               e.g. 2026-11-29T18:00:00+01:00
+              --tz IANA        your time zone (default: $TZ or the system zone), e.g. Europe/Paris
+              --json           one JSON object: {"occurrences": [...], "errors": [...]}
+
+            exit status: 0 ok; 1 some events could not be read (the others are printed);
+                         64 usage error; 65 a file is unreadable or not a calendar.
+
+            example:
+              dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00 --tz Europe/Paris
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard !arguments.positionals.isEmpty else {
+                output.error("events needs at least one .ics file")
+                output.hint("dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
+                return .usage
+            }
+            let zone: CalendarZone
+            let now: Int64
+            do {
+                zone = try TimeOptions.zone(arguments, context)
+                now = try TimeOptions.now(arguments, context, zone: zone)
+            } catch {
+                output.error(error.description)
+                return .usage
+            }
+            let reader = CalendarReader(
+                zone: zone, window: .around(nowSeconds: now, zone: zone))
+            let result = reader.read(paths: arguments.positionals)
+
+            if arguments.flags.contains("json") {
+                output.write(json(result, zone: zone))
+            } else {
+                for occurrence in result.occurrences {
+                    output.line(humanLine(occurrence, zone: zone))
+                }
+            }
+            for error in result.fileErrors {
+                output.error(error.description)
+            }
+            for diagnostic in result.diagnostics {
+                if diagnostic.severity == .error {
+                    output.error(located(diagnostic))
+                } else {
+                    output.warning(located(diagnostic))
+                }
+            }
+            let errors = result.errors.count
+            output.diagnostic(
+                "\(result.eventCount) events: \(result.occurrences.count) occurrences in the window, "
+                    + "\(errors) \(errors == 1 ? "error" : "errors")")
+            if !result.fileErrors.isEmpty { return .dataError }
+            return errors > 0 ? .itemErrors : .ok
+        }
+
+        /// `file:line: message (uid ...)`: this command may name the UID, the parent's own data.
+        private static func located(_ d: Diagnostic) -> String {
+            var text = d.location.map { "\($0): " } ?? ""
+            text += d.message
+            if let uid = d.uid { text += " (UID \(uid.isEmpty ? "missing" : uid))" }
+            return text
+        }
+
+        private static func humanLine(_ o: Occurrence, zone: CalendarZone) -> String {
+            let start = zone.iso8601(o.start)
+            let end = zone.iso8601(o.end)
+            let kind = o.isRecurring ? "recurring" : "one-off  "
+            let title = String(o.summary.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? " " : Character($0)
+            })
+            let pad = o.isAllDay ? String(repeating: " ", count: 15) : ""
+            return "\(start)\(pad)  \(end)\(pad)  \(kind)  \(title)"
+        }
+
+        static func json(_ result: IngestResult, zone: CalendarZone) -> String {
+            var text = "{\"occurrences\":["
+            text.reserveCapacity(result.occurrences.count * 160)
+            for (k, o) in result.occurrences.enumerated() {
+                if k > 0 { text += "," }
+                text += "\n"
+                text += JSONWriter.object([
+                    ("uid", .string(o.uid)), ("summary", .string(o.summary)),
+                    ("start", .string(zone.iso8601(o.start))), ("end", .string(zone.iso8601(o.end))),
+                    ("all_day", .bool(o.isAllDay)), ("recurring", .bool(o.isRecurring)),
+                ])
+            }
+            text += "\n],\"errors\":["
+            var first = true
+            for error in result.fileErrors {
+                if !first { text += "," }
+                first = false
+                let path: String
+                switch error {
+                case .unreadableFile(let p, _), .notACalendar(let p): path = p
+                case .unknownZone: path = ""
+                }
+                text += "\n" + JSONWriter.object([
+                    ("uid", .null), ("file", .string(path)), ("line", .null),
+                    ("message", .string(error.description)),
+                ])
+            }
+            for d in result.errors {
+                if !first { text += "," }
+                first = false
+                text += "\n" + JSONWriter.object([
+                    ("uid", d.uid.map(JSONWriter.Value.string) ?? .null),
+                    ("file", .string(d.location?.file ?? "")),
+                    ("line", d.location?.line.map(JSONWriter.Value.int) ?? .null),
+                    ("message", .string(d.message)),
+                ])
+            }
+            text += "\n]}\n"
+            return text
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import DicteeCore
+import Foundation
+
+/// The `dictee` command namespace. Each subcommand is a type in `Commands/`.
+public enum Dictee {
+    /// The version printed by `dictee --version`.
+    public static let version = "0.1.0"
+
+    /// Every command, in the order `dictee --help` lists them.
+    static let commands: [CommandDescriptor] = [Events.descriptor]
+}
+
+/// A command's table entry, built from its type (`Events.descriptor`).
+struct CommandDescriptor: @unchecked Sendable {
+    var name: String
+    var summary: String
+    var help: String
+    var options: OptionSpec
+    var run: (ParsedArguments, CommandContext) -> ExitCode
+}
+
+/// What every subcommand provides.
+protocol Command {
+    /// The word typed after `dictee`.
+    static var name: String { get }
+    /// One line for `dictee --help`.
+    static var summary: String { get }
+    /// The full `--help` text, with an example.
+    static var help: String { get }
+    /// Options and flags the command accepts (besides `--help`).
+    static var options: OptionSpec { get }
+    /// Runs the command.
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode
+}
+
+extension Command {
+    /// This command's entry in `Dictee.commands`.
+    static var descriptor: CommandDescriptor {
+        CommandDescriptor(
+            name: name, summary: summary, help: help, options: options,
+            run: { arguments, context in run(arguments, context) })
+    }
+}
+
+/// What a command may touch: the environment (read-only), the output sink, the clock.
+struct CommandContext: @unchecked Sendable {
+    var environment: [String: String]
+    var output: OutputSink
+    var clock: any DicteeCore.Clock
+}
+
+/// Entry points: `main.swift` calls `DicteeCLI.main()`; tests call `run`.
+public enum DicteeCLI {
+    /// Runs `dictee` with the process's arguments and environment, then exits.
+    public static func main() -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let output = OutputSink.standard(environment: environment)
+        let code = run(
+            arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+            output: output)
+        FileHandle.standardOutput.flushBuffer()
+        exit(code.rawValue)
+    }
+
+    /// Runs one command line (without the program name) and returns its exit status.
+    /// - Parameters:
+    ///   - arguments: e.g. `["events", "famille.ics", "--json"]`.
+    ///   - environment: the variables the command may read (`TZ`, `NO_COLOR`, `DICTEE_STATE`...).
+    ///   - output: where results and diagnostics go.
+    ///   - clock: "now" when `--now` is not given.
+    public static func run(
+        arguments: [String], environment: [String: String], output: OutputSink,
+        clock: any DicteeCore.Clock = SystemClock()
+    ) -> ExitCode {
+        let context = CommandContext(environment: environment, output: output, clock: clock)
+        guard let first = arguments.first else {
+            output.diagnostic(overview)
+            return .usage
+        }
+        switch first {
+        case "--help", "-h", "help":
+            if first == "help", arguments.count > 1,
+                let command = Dictee.commands.first(where: { $0.name == arguments[1] })
+            {
+                output.write(command.help)
+            } else {
+                output.write(overview + "\n")
+            }
+            return .ok
+        case "--version":
+            output.line("dictee \(Dictee.version)")
+            return .ok
+        default:
+            break
+        }
+        guard let command = Dictee.commands.first(where: { $0.name == first }) else {
+            var message = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
+            let names = Dictee.commands.map(\.name) + ["help"]
+            if let near = ArgumentParser.nearest(first, in: names) {
+                message += "; did you mean '\(near)'?"
+            }
+            output.error(message)
+            output.hint("run 'dictee --help' to list the commands")
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            output.write(command.help)
+            return .ok
+        }
+        let parsed: ParsedArguments
+        switch Result(catching: { () throws(UsageError) -> ParsedArguments in
+            try ArgumentParser.parse(rest, spec: command.options)
+        }) {
+        case .success(let value):
+            parsed = value
+        case .failure(let error):
+            output.error(error.description)
+            output.hint("run 'dictee \(command.name) --help' for usage")
+            return .usage
+        }
+        return command.run(parsed, context)
+    }
+
+    static var overview: String {
+        var text = """
+            dictee \(Dictee.version): short French dictations from the family's own calendar,
+            entirely on this machine (no account, no server, no telemetry).
+
+            usage: dictee <command> [options]
+
+            commands:
+
+            """
+        for command in Dictee.commands {
+            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + command.summary + "\n"
+        }
+        text += """
+
+            options: --help (also after a command), --version
+            run 'dictee <command> --help' for a command's options and an example.
+            """
+        return text
+    }
+}

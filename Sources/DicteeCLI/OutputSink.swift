@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where a command writes: results to `out`, diagnostics to `err`. Passed in as a value so that
+/// tests capture both streams (no global print hooks).
+public final class OutputSink: @unchecked Sendable {
+    private let writeOut: (String) -> Void
+    private let writeErr: (String) -> Void
+    /// Whether colour may be used on stderr (a TTY, and `NO_COLOR` unset).
+    public let colorErrors: Bool
+
+    /// Creates a sink from two writers.
+    public init(colorErrors: Bool = false, out: @escaping (String) -> Void,
+                err: @escaping (String) -> Void) {
+        self.writeOut = out
+        self.writeErr = err
+        self.colorErrors = colorErrors
+    }
+
+    /// Writes `text` to stdout as is.
+    public func write(_ text: String) { writeOut(text) }
+    /// Writes a line to stdout.
+    public func line(_ text: String = "") { writeOut(text + "\n") }
+    /// Writes a line to stderr.
+    public func diagnostic(_ text: String) { writeErr(text + "\n") }
+
+    /// Writes `error: message` to stderr (in red on a colour terminal).
+    public func error(_ message: String) {
+        diagnostic((colorErrors ? "\u{1B}[31merror\u{1B}[0m" : "error") + ": " + message)
+    }
+
+    /// Writes `warning: message` to stderr.
+    public func warning(_ message: String) {
+        diagnostic((colorErrors ? "\u{1B}[33mwarning\u{1B}[0m" : "warning") + ": " + message)
+    }
+
+    /// Writes `hint: message` to stderr.
+    public func hint(_ message: String) { diagnostic("hint: " + message) }
+
+    /// A sink writing to the process's stdout and stderr (buffered stdout, flushed on exit).
+    static func standard(environment: [String: String]) -> OutputSink {
+        let color = isatty(STDERR_FILENO) == 1 && environment["NO_COLOR"] == nil
+            && environment["TERM"] != "dumb"
+        return OutputSink(
+            colorErrors: color,
+            out: { text in FileHandle.standardOutput.writeBuffered(text) },
+            err: { text in
+                FileHandle.standardOutput.flushBuffer()
+                FileHandle.standardError.write(Data(text.utf8))
+            })
+    }
+}
+
+extension FileHandle {
+    nonisolated(unsafe) private static var pending = [UInt8]()
+
+    /// Buffers stdout writes in 64 KiB chunks (printing 50,000 lines one syscall each is slow).
+    func writeBuffered(_ text: String) {
+        FileHandle.pending.append(contentsOf: text.utf8)
+        if FileHandle.pending.count >= 1 << 16 { flushBuffer() }
+    }
+
+    func flushBuffer() {
+        guard !FileHandle.pending.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(FileHandle.pending))
+        FileHandle.pending.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,53 @@
+import DicteeCore
+import Foundation
+import Ingest
+
+/// `--now ISO-8601` and `--tz IANA`, shared by every command that uses time.
+enum TimeOptions {
+    static let names = ["now", "tz"]
+
+    /// The zone: `--tz`, else the `TZ` variable, else the system zone (/etc/localtime), else UTC.
+    static func zone(_ arguments: ParsedArguments, _ context: CommandContext) throws(UsageError)
+        -> CalendarZone
+    {
+        let name = arguments.values["tz"] ?? systemZoneName(context.environment)
+        do {
+            return try CalendarZone(identifier: name)
+        } catch {
+            throw UsageError(description: "--tz: \(error)")
+        }
+    }
+
+    /// "Now" in seconds since the epoch: `--now`, else the clock.
+    static func now(_ arguments: ParsedArguments, _ context: CommandContext, zone: CalendarZone)
+        throws(UsageError) -> Int64
+    {
+        guard let text = arguments.values["now"] else {
+            return Int64(context.clock.now.timeIntervalSince1970.rounded(.down))
+        }
+        guard let seconds = zone.parseISO8601(text) else {
+            throw UsageError(
+                description: "--now: '\(text)' is not an ISO 8601 date-time; "
+                    + "example: 2026-11-29T18:00:00+01:00")
+        }
+        return seconds
+    }
+
+    private static func systemZoneName(_ environment: [String: String]) -> String {
+        if var tz = environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
+            return tz
+        }
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
+            let r = target.range(of: "zoneinfo/")
+        {
+            return String(target[r.upperBound...])
+        }
+        if let text = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8) {
+            let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !name.isEmpty { return name }
+        }
+        return "UTC"
+    }
+}

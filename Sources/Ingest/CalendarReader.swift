@@ -1,0 +1,413 @@
+import DicteeCore
+import Foundation
+
+/// What reading calendars produced: the in-window occurrences, sorted, and every problem met.
+public struct IngestResult: Sendable {
+    /// In-window occurrences sorted by start instant (an all-day occurrence starts at local
+    /// midnight of the reader's zone), then UID, then end.
+    public var occurrences: [Occurrence]
+    /// One error per VEVENT that could not be read (it contributes nothing; every other event is
+    /// kept), and warnings for what was repaired.
+    public var diagnostics: [Diagnostic]
+    /// Files that could not be read at all, or hold no calendar.
+    public var fileErrors: [IngestError]
+    /// How many VEVENT components were read, good or bad.
+    public var eventCount: Int
+
+    /// The per-event errors only.
+    public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+}
+
+/// Reads .ics files (RFC 5545) with libical and returns the occurrences inside a read window.
+///
+/// Pipeline stages: parse (libical), sanitize (impossible dates, unreadable values, unknown TZID:
+/// the event becomes an error diagnostic), expand (inside the window only, with caps), filter (the
+/// window, EXDATE, RECURRENCE-ID overrides, STATUS:CANCELLED). Time zones: a VTIMEZONE of the same
+/// VCALENDAR, else an IANA name from tzdata, else a Windows name through CLDR's windowsZones;
+/// floating times use X-WR-TIMEZONE, else the reader's zone.
+///
+/// - Warning: occurrences carry raw calendar text; see `Occurrence`.
+public struct CalendarReader: Sendable {
+    /// The user's zone: floating times, window arithmetic, all-day midnights.
+    public var zone: CalendarZone
+    /// Which occurrences to keep.
+    public var window: ReadWindow
+
+    /// Creates a reader.
+    public init(zone: CalendarZone, window: ReadWindow) {
+        self.zone = zone
+        self.window = window
+    }
+
+    /// Reads the files at `paths` (as given by the user; diagnostics repeat them verbatim).
+    /// A file that cannot be read becomes a `fileErrors` entry; the other files are still read.
+    public func read(paths: [String]) -> IngestResult {
+        let session = ReadSession(zone: zone.zone, window: window)
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                session.fileErrors.append(.unreadableFile(path: path, reason: "no such file"))
+                continue
+            }
+            if isDirectory.boolValue {
+                session.fileErrors.append(.unreadableFile(path: path, reason: "is a directory"))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                session.fileErrors.append(
+                    .unreadableFile(path: path, reason: "permission denied or i/o error"))
+                continue
+            }
+            session.read(bytes: [UInt8](data), name: path)
+        }
+        return session.finish()
+    }
+
+    /// Reads calendar text already in memory; `name` stands for the file in diagnostics.
+    public func read(bytes: [UInt8], name: String) -> IngestResult {
+        let session = ReadSession(zone: zone.zone, window: window)
+        session.read(bytes: bytes, name: name)
+        return session.finish()
+    }
+}
+
+/// One run of the reader: accumulates records from every file, then groups them by UID.
+final class ReadSession {
+    let configured: Zone
+    let window: ReadWindow
+    var fileErrors: [IngestError] = []
+    var diagnostics: [Diagnostic] = []
+    var records: [(record: EventRecord, instances: [Instance])] = []
+    var eventCount = 0
+    /// IANA and Windows-name lookups, shared by all files (`nil`: known to fail).
+    private var zoneCache: [String: Zone?] = [:]
+
+    init(zone: Zone, window: ReadWindow) {
+        self.configured = zone
+        self.window = window
+    }
+
+    // MARK: Parse and sanitize
+
+    func read(bytes input: [UInt8], name: String) {
+        var bytes = input
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        let index = LineIndex(bytes: bytes)
+        let document = bytes.withUnsafeBytes { LibicalDocument(bytes: $0) }
+        var sawCalendar = false
+        var ordinal = 0
+        document?.forEachCalendar { calendar in
+            guard calendar.isCalendar || calendar.isBareEvent else { return }
+            sawCalendar = true
+            var calendarZones: [String: Zone?] = [:]
+            var floating = configured
+            if let wr = calendar.wrTimezone {
+                if let z = lookUpZone(wr) {
+                    floating = z
+                } else {
+                    diagnostics.append(Diagnostic(
+                        severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
+                        code: "unknown-tzid",
+                        message: "X-WR-TIMEZONE names an unknown zone; floating times use \(configured.name)"))
+                }
+            }
+            calendar.forEachEvent { event in
+                defer { ordinal += 1 }
+                eventCount += 1
+                let uid = event.uid
+                let entry = index.entry(ordinal: ordinal, uid: uid)
+                let context = EventContext(
+                    calendar: calendar, floating: floating, file: name, entry: entry, index: index)
+                do throws(EventProblem) {
+                    let record = try makeRecord(event, uid: uid, context, &calendarZones)
+                    let instances = try record.instances(
+                        in: record.isSeries || record.recurrenceID != nil
+                            ? window.recurring : window.oneOff)
+                    records.append((record, instances))
+                } catch {
+                    var line = entry.map { index.line(of: error.property, value: error.value, in: $0) }
+                    if error.code == "unknown-tzid", let entry {
+                        // Point at the first property, in file order, whose TZID does not resolve.
+                        let first = index.contentLines(of: entry).first { content in
+                            guard let tzid = LineIndex.tzid(of: content) else { return false }
+                            if let known = calendarZones[tzid] { return known == nil }
+                            return calendar.definedZone(tzid: tzid) == nil && lookUpZone(tzid) == nil
+                        }
+                        line = first?.line ?? line
+                    }
+                    diagnostics.append(Diagnostic(
+                        severity: .error, location: SourceLocation(file: name, line: line),
+                        uid: uid ?? "", code: error.code, message: error.message))
+                }
+            }
+        }
+        if !sawCalendar {
+            fileErrors.append(.notACalendar(path: name))
+        }
+    }
+
+    private struct EventContext {
+        var calendar: LibicalCalendar
+        var floating: Zone
+        var file: String
+        var entry: LineIndex.Entry?
+        var index: LineIndex
+    }
+
+    /// Properties whose problems make the event unreadable; problems elsewhere are warnings.
+    private static let timingProperties: Set<String> = [
+        "DTSTART", "DTEND", "DURATION", "RRULE", "RDATE", "EXDATE", "RECURRENCE-ID", "STATUS",
+    ]
+
+    private func makeRecord(
+        _ event: LibicalEvent, uid: String?, _ context: EventContext,
+        _ calendarZones: inout [String: Zone?]
+    ) throws(EventProblem) -> EventRecord {
+        for problem in event.problems {
+            if let property = problem.property, Self.timingProperties.contains(property) {
+                throw EventProblem(
+                    code: property == "RRULE" ? "broken-rrule" : "unreadable-value",
+                    message: property == "RRULE"
+                        ? "recurrence rule cannot be read (RFC 5545 3.3.10)"
+                        : "\(property) value cannot be read",
+                    property: property, value: problem.value)
+            }
+            // An empty value ("SUMMARY:", "DESCRIPTION:") is legal and common; libical drops the
+            // property with a "No value" note, which reads as the empty string here.
+            if problem.message.hasPrefix("No value for") { continue }
+            let line = context.entry.map {
+                context.index.line(of: problem.property, value: problem.value, in: $0)
+            }
+            diagnostics.append(Diagnostic(
+                severity: .warning, location: SourceLocation(file: context.file, line: line),
+                uid: uid ?? "", code: "ignored-value",
+                message: "\(problem.property ?? "a property") could not be read and was ignored"))
+        }
+
+        guard let rawStart = event.dtstart else {
+            throw EventProblem(
+                code: "missing-dtstart", message: "VEVENT has no DTSTART", property: nil, value: nil)
+        }
+        let start = try resolve(rawStart, "DTSTART", context, &calendarZones)
+        var end = EndSpec.none
+        if let rawEnd = event.dtend {
+            var e = try resolve(rawEnd, "DTEND", context, &calendarZones, dateZone: start.zone)
+            if e.isDate, !start.isDate {
+                // A DATE end on a timed start: local midnight in the start's zone.
+                e.zone = start.zone
+                e.instant = start.zone.instant(of: e.local)
+            }
+            end = .time(e)
+        } else if let duration = event.duration {
+            end = .duration(duration)
+        }
+
+        var rules: [RecurrenceRule] = []
+        for rule in event.rrules {
+            guard rule.frequency != .none, rule.interval >= 1 else {
+                throw EventProblem(
+                    code: "broken-rrule", message: "recurrence rule has no valid FREQ or INTERVAL",
+                    property: "RRULE", value: nil)
+            }
+            if let until = rule.until, !until.local.isValid {
+                throw EventProblem(
+                    code: "invalid-date", message: "UNTIL is not a real date",
+                    property: "RRULE", value: nil)
+            }
+            rules.append(rule)
+        }
+        var rdates: [(start: ResolvedTime, end: EndSpec?)] = []
+        for r in event.rdates {
+            let s = try resolve(r.start, "RDATE", context, &calendarZones, dateZone: start.zone)
+            var periodEnd: EndSpec?
+            if let e = r.periodEnd {
+                periodEnd = .time(try resolve(e, "RDATE", context, &calendarZones))
+            } else if let d = r.periodDuration {
+                periodEnd = .duration(d)
+            }
+            rdates.append((s, periodEnd))
+        }
+        var exdates: [ResolvedTime] = []
+        for x in event.exdates {
+            exdates.append(try resolve(x, "EXDATE", context, &calendarZones, dateZone: start.zone))
+        }
+        var recurrenceID: ResolvedTime?
+        if let rid = event.recurrenceID {
+            recurrenceID = try resolve(rid, "RECURRENCE-ID", context, &calendarZones, dateZone: start.zone)
+        }
+        return EventRecord(
+            uid: uid ?? "", summary: event.summary ?? "", location: event.location ?? "",
+            eventDescription: event.eventDescription ?? "",
+            source: SourceLocation(file: context.file, line: context.entry?.beginLine),
+            sequence: event.sequence, isCancelled: event.isCancelled, start: start, end: end,
+            rules: rules, rdates: rdates, exdates: exdates, recurrenceID: recurrenceID)
+    }
+
+    /// Resolves a property time through its zone. DATE values are read in the user's zone (or
+    /// `dateZone`, the series' zone, for EXDATE/RDATE/RECURRENCE-ID on a timed series).
+    private func resolve(
+        _ t: PropertyTime, _ property: String, _ context: EventContext,
+        _ calendarZones: inout [String: Zone?], dateZone: Zone? = nil
+    ) throws(EventProblem) -> ResolvedTime {
+        guard t.local.isValid else {
+            let d = t.local.date
+            let compact = String(d.year).leftPadded(4) + String(d.month).leftPadded(2)
+                + String(d.day).leftPadded(2)
+            throw EventProblem(
+                code: "invalid-date",
+                message: "\(property) is not a real date or time (\(compact))",
+                property: property, value: compact)
+        }
+        let zone: Zone
+        if t.isUTC {
+            zone = .utc
+        } else if let tzid = t.tzid {
+            if let cached = calendarZones[tzid] {
+                guard let z = cached else { throw unknownTZID(property) }
+                zone = z
+            } else {
+                let z = context.calendar.definedZone(tzid: tzid) ?? lookUpZone(tzid)
+                calendarZones[tzid] = .some(z)
+                guard let z else { throw unknownTZID(property) }
+                zone = z
+            }
+        } else if t.isDate {
+            zone = dateZone.map { _ in configured } ?? configured
+        } else {
+            zone = context.floating
+        }
+        if t.isDate {
+            // All-day values are calendar dates; their instant (for the window) is local midnight
+            // in the user's zone, or in the series' zone when matched against a timed series.
+            let dz = dateZone ?? configured
+            return ResolvedTime(
+                local: t.local, isDate: true, zone: configured, instant: dz.instant(of: t.local))
+        }
+        return ResolvedTime(local: t.local, isDate: false, zone: zone, instant: zone.instant(of: t.local))
+    }
+
+    private func unknownTZID(_ property: String) -> EventProblem {
+        EventProblem(
+            code: "unknown-tzid",
+            message: "\(property) names a time zone that is neither in the file, nor in tzdata, "
+                + "nor a Windows zone name", property: property, value: nil)
+    }
+
+    /// An IANA name (also behind a vendor prefix such as `/mozilla.org/20050126_1/Europe/Paris` or
+    /// libical's `/freeassociation.sourceforge.net/`), else a Windows zone name (CLDR).
+    func lookUpZone(_ name: String) -> Zone? {
+        if let cached = zoneCache[name] { return cached }
+        var found = Zone.builtin(name)
+        if found == nil, name.contains("/") {
+            let parts = name.split(separator: "/")
+            for k in 1..<max(parts.count - 1, 1) where found == nil {
+                found = Zone.builtin(parts[k...].joined(separator: "/"))
+            }
+        }
+        if found == nil, let iana = WindowsZones.ianaName(forWindowsName: name) {
+            found = Zone.builtin(iana)
+        }
+        zoneCache[name] = .some(found)
+        return found
+    }
+
+    // MARK: Filter
+
+    func finish() -> IngestResult {
+        var byUID: [String: [Int]] = [:]
+        for (k, entry) in records.enumerated() {
+            byUID[entry.record.uid.isEmpty ? "\u{0}\(k)" : entry.record.uid, default: []].append(k)
+        }
+        var output: [(key: (Int64, String, Int64), occurrence: Occurrence)] = []
+        output.reserveCapacity(records.count)
+        for (_, members) in byUID {
+            emit(group: members, into: &output)
+        }
+        output.sort { $0.key < $1.key }
+        return IngestResult(
+            occurrences: output.map(\.occurrence), diagnostics: diagnostics,
+            fileErrors: fileErrors, eventCount: eventCount)
+    }
+
+    private func emit(
+        group: [Int], into output: inout [(key: (Int64, String, Int64), occurrence: Occurrence)]
+    ) {
+        var masters: [Int] = []
+        var overrides: [Int] = []
+        for k in group {
+            if records[k].record.recurrenceID == nil { masters.append(k) } else { overrides.append(k) }
+        }
+        // Exact duplicates (the same export imported twice) count once.
+        var seenMasters = Set<String>()
+        masters = masters.filter { k in
+            let r = records[k].record
+            return seenMasters.insert("\(r.start.instant)|\(r.isSeries)|\(r.summary)|\(records[k].instances.count)").inserted
+        }
+        // Several overrides of one slot: the highest SEQUENCE wins, then the last in the file.
+        var bySlot: [String: Int] = [:]
+        for k in overrides {
+            let rid = records[k].record.recurrenceID!
+            let key = rid.isDate ? "d\(rid.local.date)" : "i\(rid.instant)"
+            if let other = bySlot[key], records[other].record.sequence > records[k].record.sequence {
+                continue
+            }
+            bySlot[key] = k
+        }
+        overrides = Array(bySlot.values)
+        let slots = overrides.map { records[$0].record.recurrenceID! }
+
+        var hasSeriesMaster = false
+        for k in masters {
+            let (record, instances) = records[k]
+            if record.isSeries { hasSeriesMaster = true }
+            if record.isCancelled { continue }
+            for instance in instances {
+                if record.exdates.contains(where: { Self.slot($0, matches: instance.start) }) { continue }
+                if slots.contains(where: { Self.slot($0, matches: instance.start) }) { continue }
+                append(record, start: instance.start, period: instance.period,
+                       recurring: record.isSeries, into: &output)
+            }
+        }
+        for k in overrides {
+            let (record, instances) = records[k]
+            if record.isCancelled { continue }
+            // An override of a series, or an orphan (master absent), is recurring; an override of a
+            // one-off event stands in for that event and follows the one-off window.
+            let recurring = hasSeriesMaster || masters.isEmpty
+            let range = recurring ? window.recurring : window.oneOff
+            if record.isSeries {
+                for instance in instances {
+                    append(record, start: instance.start, period: instance.period, recurring: true,
+                           into: &output)
+                }
+            } else if range.contains(record.start.instant) {
+                append(record, start: record.start, period: nil, recurring: recurring, into: &output)
+            }
+        }
+    }
+
+    /// EXDATE and RECURRENCE-ID match an instance by instant; a DATE on either side matches by the
+    /// local date (RFC 5545 3.8.5.1, 3.8.4.4).
+    private static func slot(_ slot: ResolvedTime, matches instance: ResolvedTime) -> Bool {
+        if slot.isDate || instance.isDate { return slot.local.date == instance.local.date }
+        return slot.instant == instance.instant
+    }
+
+    private func append(
+        _ record: EventRecord, start: ResolvedTime, period: EndSpec?, recurring: Bool,
+        into output: inout [(key: (Int64, String, Int64), occurrence: Occurrence)]
+    ) {
+        let end = record.end(ofInstanceAt: start, period: period)
+        let endKey: Int64
+        switch end {
+        case .instant(let s): endKey = s
+        case .date(let d): endKey = configured.instant(of: LocalDateTime(date: d))
+        }
+        let occurrence = Occurrence(
+            uid: record.uid, summary: record.summary, location: record.location,
+            eventDescription: record.eventDescription,
+            start: start.isDate ? .date(start.local.date) : .instant(start.instant), end: end,
+            isRecurring: recurring, source: record.source)
+        output.append(((start.instant, record.uid, endKey), occurrence))
+    }
+}

@@ -1,0 +1,126 @@
+import DicteeCore
+
+/// Caps that keep expansion bounded whatever the file says (STYLE.md: expand inside the window only,
+/// with an iteration cap). A family activity has a handful of occurrences in three weeks.
+enum ExpansionLimits {
+    /// Most occurrences one series may have inside the window.
+    static let occurrencesPerSeries = 1000
+    /// Most iterator steps one series may take to walk through the window.
+    static let iterationsPerSeries = 100_000
+}
+
+/// One instance of a series (or the single instance of a one-off event) before slot removal.
+struct Instance {
+    var start: ResolvedTime
+    /// An RDATE period's own end, if any.
+    var period: EndSpec?
+}
+
+extension EventRecord {
+    /// The instances of this event whose start lies in `window` (instants, half-open): the RRULE
+    /// occurrences (UNTIL inclusive, COUNT counted from DTSTART by libical), then the RDATEs, each
+    /// instant once. EXDATEs and overrides are removed later, when every VEVENT of the UID is known.
+    ///
+    /// - Throws: `EventProblem` `runaway-recurrence` when a rule would produce more than
+    ///   `ExpansionLimits.occurrencesPerSeries` occurrences in the window or need more than
+    ///   `ExpansionLimits.iterationsPerSeries` steps; `broken-rrule` when libical refuses the rule.
+    func instances(in window: Range<Int64>) throws(EventProblem) -> [Instance] {
+        guard isSeries else {
+            return window.contains(start.instant) ? [Instance(start: start, period: nil)] : []
+        }
+        var found: [Instance] = []
+        var seen = Set<Int64>()
+        // DTSTART is the first instance of the recurrence set (RFC 5545 3.8.5.3), also for a
+        // series made of RDATEs only.
+        if window.contains(start.instant) {
+            seen.insert(start.instant)
+            found.append(Instance(start: start, period: nil))
+        }
+        for rule in rules {
+            try expand(rule, in: window, into: &found, seen: &seen)
+        }
+        for rdate in rdates where window.contains(rdate.start.instant) {
+            if seen.insert(rdate.start.instant).inserted {
+                found.append(Instance(start: rdate.start, period: rdate.end))
+            }
+        }
+        if found.count > ExpansionLimits.occurrencesPerSeries {
+            throw runaway("more than \(ExpansionLimits.occurrencesPerSeries) occurrences")
+        }
+        return found
+    }
+
+    private func runaway(_ what: String) -> EventProblem {
+        EventProblem(
+            code: "runaway-recurrence",
+            message: "recurrence rule gives \(what) in the read window; the series is skipped",
+            property: "RRULE", value: nil)
+    }
+
+    private func expand(
+        _ rule: RecurrenceRule, in window: Range<Int64>, into found: inout [Instance],
+        seen: inout Set<Int64>
+    ) throws(EventProblem) {
+        // libical's iterator steps one FREQ unit at a time inside next(): a SECONDLY rule limited
+        // by day or month parts, or a MINUTELY rule limited by month parts, can spin for centuries
+        // of seconds before it answers. No family calendar needs them.
+        if rule.frequency == .secondly && rule.usesByDayOrCoarser
+            || rule.frequency == .minutely && rule.usesByMonthOrYearParts
+        {
+            throw runaway("a sub-daily frequency filtered by day or month parts")
+        }
+        guard let iterator = RecurrenceIterator(
+            rule: rule.withoutUntil, start: start.local, isDate: start.isDate)
+        else {
+            throw EventProblem(
+                code: "broken-rrule", message: "recurrence rule is not valid (RFC 5545 3.3.10)",
+                property: "RRULE", value: nil)
+        }
+        // Without COUNT, jump close to the window instead of walking from DTSTART (a SECONDLY rule
+        // since 1970 must not walk 1.8 billion steps). The margin covers one FREQ period so that
+        // libical starts on a period boundary before the window; results are filtered by instant.
+        if rule.count == 0 {
+            let marginDays: Int
+            switch rule.frequency {
+            case .secondly, .minutely, .hourly: marginDays = 1
+            case .daily, .weekly, .none: marginDays = 7 * max(1, min(rule.interval, 520)) + 7
+            case .monthly: marginDays = 31 * max(1, min(rule.interval, 120)) + 31
+            case .yearly: marginDays = 366 * max(1, min(rule.interval, 10)) + 7
+            }
+            let target = start.zone.local(at: window.lowerBound).adding(days: -marginDays)
+            if target > start.local {
+                _ = iterator.skip(to: target)
+            }
+        }
+        let until = rule.until
+        var steps = 0
+        while let local = iterator.next() {
+            steps += 1
+            if steps > ExpansionLimits.iterationsPerSeries {
+                throw runaway("more than \(ExpansionLimits.iterationsPerSeries) iteration steps")
+            }
+            if let until, !isOnOrBefore(local, until: until) { break }
+            let instant = start.zone.instant(of: local)
+            // Wall-clock order and instant order differ by at most a DST shift: stop one day after.
+            if instant >= window.upperBound + 86_400 { break }
+            guard window.contains(instant) else { continue }
+            if seen.insert(instant).inserted {
+                var instanceStart = start
+                instanceStart.local = local
+                instanceStart.instant = instant
+                found.append(Instance(start: instanceStart, period: nil))
+                if found.count > ExpansionLimits.occurrencesPerSeries {
+                    throw runaway("more than \(ExpansionLimits.occurrencesPerSeries) occurrences")
+                }
+            }
+        }
+    }
+
+    /// UNTIL is inclusive (RFC 5545 3.3.10): a DATE bounds the local date, a UTC DATE-TIME the
+    /// instant, a floating DATE-TIME (not allowed, but written by some tools) the wall clock.
+    private func isOnOrBefore(_ local: LocalDateTime, until: PropertyTime) -> Bool {
+        if until.isDate || start.isDate { return local.date <= until.local.date }
+        if until.isUTC { return start.zone.instant(of: local) <= until.local.secondsIfUTC }
+        return local <= until.local
+    }
+}

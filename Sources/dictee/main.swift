@@ -1,0 +1,3 @@
+import DicteeCLI
+
+DicteeCLI.main()
