@@ -24,7 +24,10 @@ extension EventRecord {
     /// - Throws: `EventProblem` `runaway-recurrence` when a rule would produce more than
     ///   `ExpansionLimits.occurrencesPerSeries` occurrences in the window or need more than
     ///   `ExpansionLimits.iterationsPerSeries` steps; `broken-rrule` when libical refuses the rule.
-    func instances(in window: Range<Int64>) throws(EventProblem) -> [Instance] {
+    /// `skipAhead: false` walks every rule from DTSTART (tests compare both paths).
+    func instances(in window: Range<Int64>, skipAhead: Bool = true) throws(EventProblem)
+        -> [Instance]
+    {
         guard isSeries else {
             return window.contains(start.instant) ? [Instance(start: start, period: nil)] : []
         }
@@ -37,7 +40,7 @@ extension EventRecord {
             found.append(Instance(start: start, period: nil))
         }
         for rule in rules {
-            try expand(rule, in: window, into: &found, seen: &seen)
+            try expand(rule, in: window, skipAhead: skipAhead, into: &found, seen: &seen)
         }
         for rdate in rdates where window.contains(rdate.start.instant) {
             if seen.insert(rdate.start.instant).inserted {
@@ -58,7 +61,8 @@ extension EventRecord {
     }
 
     private func expand(
-        _ rule: RecurrenceRule, in window: Range<Int64>, into found: inout [Instance],
+        _ rule: RecurrenceRule, in window: Range<Int64>, skipAhead: Bool,
+        into found: inout [Instance],
         seen: inout Set<Int64>
     ) throws(EventProblem) {
         // libical's iterator steps one FREQ unit at a time inside next(): a SECONDLY rule limited
@@ -79,7 +83,7 @@ extension EventRecord {
         // Without COUNT, jump close to the window instead of walking from DTSTART (a SECONDLY rule
         // since 1970 must not walk 1.8 billion steps). The margin covers one FREQ period so that
         // libical starts on a period boundary before the window; results are filtered by instant.
-        if rule.count == 0 {
+        if rule.count == 0 && skipAhead {
             let marginDays: Int
             switch rule.frequency {
             case .secondly, .minutely, .hourly: marginDays = 1

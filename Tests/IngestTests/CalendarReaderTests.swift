@@ -1,0 +1,153 @@
+import DicteeCore
+import Foundation
+import Testing
+@testable import Ingest
+
+/// One fixture: `Fixtures/ics/NAME.ics` with its expected `NAME.json` beside it.
+struct FixtureCase: CustomStringConvertible, Sendable {
+    var name: String
+    var description: String { name }
+
+    static var all: [FixtureCase] {
+        let dir = repositoryRoot.appendingPathComponent("Fixtures/ics")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted()
+            .map { FixtureCase(name: String($0.dropLast(5))) }
+    }
+}
+
+@Suite("CalendarReader: one fixture per behaviour, with its expected JSON")
+struct CalendarReaderFixtureTests {
+    @Test("the fixture folder holds the behaviours of the ingestion issue")
+    func fixturesArePresent() {
+        let names = Set(FixtureCase.all.map(\.name))
+        #expect(names.count >= 40)
+        for required in [
+            "duration_nominal_vs_exact_dst", "tz_windows_name", "exdate_other_tz_and_value_date",
+            "recurrence_id_move_into_window", "override_cancelled", "orphan_override",
+            "text_fold_splits_utf8", "file_utf8_bom", "bad_impossible_date",
+            "runaway_secondly_since_1970", "window_boundaries_oneoff", "window_boundaries_recurring",
+        ] {
+            #expect(names.contains(required), "missing fixture \(required)")
+        }
+    }
+
+    @Test("expected occurrences and errors", arguments: FixtureCase.all)
+    func fixture(_ fixture: FixtureCase) throws {
+        let expectedData = try Data(contentsOf: fixtureURL(fixture.name + ".json"))
+        let expected = try JSONSerialization.jsonObject(with: expectedData) as! [String: Any]
+        let now = expected["now"] as! String
+        let tz = expected["tz"] as! String
+        let zone = try CalendarZone(identifier: tz)
+        let result = try reader(now: now, tz: tz).read(paths: [fixtureURL(fixture.name + ".ics").path])
+
+        let got: [[String: AnyHashable]] = result.occurrences.map {
+            [
+                "uid": $0.uid, "summary": $0.summary, "start": zone.iso8601($0.start),
+                "end": zone.iso8601($0.end), "all_day": $0.isAllDay, "recurring": $0.isRecurring,
+            ]
+        }
+        let want: [[String: AnyHashable]] = (expected["occurrences"] as! [[String: Any]]).map {
+            [
+                "uid": $0["uid"] as! String, "summary": $0["summary"] as! String,
+                "start": $0["start"] as! String, "end": $0["end"] as! String,
+                "all_day": $0["all_day"] as! Bool, "recurring": $0["recurring"] as! Bool,
+            ]
+        }
+        #expect(got == want)
+
+        let gotErrors = result.errors.map { "\($0.uid ?? "-")@\($0.location?.line ?? -1)" }
+        let wantErrors = (expected["errors"] as! [[String: Any]]).map {
+            "\($0["uid"] as! String)@\($0["line"] as! Int)"
+        }
+        #expect(gotErrors == wantErrors)
+        for error in result.errors {
+            #expect(error.location?.file.hasSuffix(fixture.name + ".ics") == true)
+            #expect(!error.message.isEmpty)
+        }
+        let exit = result.fileErrors.isEmpty ? (result.errors.isEmpty ? 0 : 1) : 65
+        #expect(exit == expected["exit"] as! Int)
+    }
+}
+
+@Suite("CalendarReader: the demo family calendar")
+struct FamilyCalendarTests {
+    @Test("Fixtures/famille.ics: at least 400 VEVENTs, read without an error")
+    func famille() throws {
+        let r = try reader(now: "2026-11-29T18:00:00+01:00")
+        let result = r.read(paths: [repositoryRoot.appendingPathComponent("Fixtures/famille.ics").path])
+        #expect(result.eventCount >= 400)
+        #expect(result.errors.isEmpty)
+        #expect(result.fileErrors.isEmpty)
+        let recurring = result.occurrences.filter(\.isRecurring)
+        let oneOff = result.occurrences.filter { !$0.isRecurring }
+        // Counted independently with Python icalendar + recurring-ical-events on the same window
+        // (their 47 recurring results include 5 cancelled overrides, which do not take place).
+        #expect(recurring.count == 42)
+        #expect(oneOff.count == 387)
+        let titles = Set(result.occurrences.map(\.summary))
+        #expect(titles.contains("Orthophoniste Hugo"))
+        #expect(titles.contains("Classe de neige CM1"))
+    }
+}
+
+@Suite("CalendarReader: files")
+struct CalendarReaderFileTests {
+    @Test("a missing file, a directory and a non-calendar are file errors; other files still read")
+    func fileErrors() throws {
+        let dir = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dictee-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = dir.appendingPathComponent("notes.txt")
+        try Data("hello, this is not a calendar\n".utf8).write(to: text)
+        let png = dir.appendingPathComponent("photo.ics")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: png)
+        let good = fixtureURL("dtend_basic.ics").path
+        let result = try reader(now: "2026-03-25T12:00:00+01:00").read(paths: [
+            dir.appendingPathComponent("absent.ics").path, dir.path, text.path, png.path, good,
+        ])
+        #expect(result.fileErrors.count == 4)
+        #expect(!result.occurrences.isEmpty)
+        for error in result.fileErrors {
+            #expect(error.description.contains(dir.path))
+        }
+    }
+
+    @Test("a VEVENT without a VCALENDAR around it is still read")
+    func bareEvent() throws {
+        let text = vevent(uid: "bare", [
+            "DTSTART;TZID=Europe/Paris:20260326T100000", "SUMMARY:Bare",
+        ]).joined(separator: "\r\n") + "\r\n"
+        let result = try read(text)
+        #expect(result.occurrences.map(\.uid) == ["bare"])
+    }
+
+    @Test("an empty VCALENDAR is a calendar with no events, not an error")
+    func emptyCalendar() throws {
+        let result = try read(calendar([]))
+        #expect(result.fileErrors.isEmpty)
+        #expect(result.occurrences.isEmpty)
+        #expect(result.eventCount == 0)
+    }
+
+    @Test("the same export read twice gives each occurrence once")
+    func duplicateImport() throws {
+        let path = fixtureURL("dtend_basic.ics").path
+        let r = try reader(now: "2026-03-25T12:00:00+01:00")
+        let once = r.read(paths: [path])
+        let twice = r.read(paths: [path, path])
+        #expect(once.occurrences.count == twice.occurrences.count)
+    }
+
+    @Test("one bad event never costs the others: a missing DTSTART is an error on its VEVENT line")
+    func missingStart() throws {
+        let text = calendar(
+            vevent(uid: "no-start", ["SUMMARY:Nothing"])
+                + vevent(uid: "good", ["DTSTART:20260326T100000Z", "SUMMARY:Good"]))
+        let result = try read(text)
+        #expect(result.occurrences.map(\.uid) == ["good"])
+        #expect(result.errors.map(\.code) == ["missing-dtstart"])
+        #expect(result.errors.first?.location?.line == 4)
+    }
+}

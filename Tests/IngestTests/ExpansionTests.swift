@@ -1,0 +1,151 @@
+import DicteeCore
+import Foundation
+import Testing
+@testable import Ingest
+
+/// Random RRULEs of the kinds families and calendar apps write, with random BY parts.
+struct RuleGenerator {
+    var rng: SeededGenerator
+
+    mutating func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(rng.next() % UInt64(range.count))
+    }
+
+    mutating func rule() -> String {
+        let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        var parts: [String] = []
+        let freq = pick(["DAILY", "WEEKLY", "WEEKLY", "WEEKLY", "MONTHLY", "MONTHLY", "YEARLY"])
+        parts.append("FREQ=\(freq)")
+        if int(0...2) == 0 { parts.append("INTERVAL=\(int(2...4))") }
+        switch freq {
+        case "WEEKLY":
+            if int(0...1) == 0 {
+                let n = int(1...3)
+                parts.append("BYDAY=" + (0..<n).map { _ in pick(days) }.uniqued().joined(separator: ","))
+            }
+            if int(0...3) == 0 { parts.append("WKST=\(pick(["MO", "SU"]))") }
+        case "MONTHLY":
+            switch int(0...2) {
+            case 0: parts.append("BYMONTHDAY=\(pick([1, 5, 15, 28, 31, -1]))")
+            case 1: parts.append("BYDAY=\(pick(["1", "2", "-1", "3"]))\(pick(days))")
+            default: parts.append("BYDAY=\(pick(days)),\(pick(days));BYSETPOS=\(pick([1, -1, 2]))")
+            }
+        case "YEARLY":
+            switch int(0...2) {
+            case 0: parts.append("BYMONTH=\(int(1...12))")
+            case 1: parts.append("BYMONTH=\(int(1...12));BYDAY=\(pick(["1", "-1"]))\(pick(days))")
+            default: parts.append("BYYEARDAY=\(pick([1, 84, 100, 200, -1]))")
+            }
+        default:
+            if int(0...2) == 0 { parts.append("BYDAY=\(pick(days)),\(pick(days))") }
+        }
+        if int(0...3) == 0 { parts.append("UNTIL=\(pick(["20260401", "20260330T080000Z", "20250101"]))") }
+        return parts.joined(separator: ";")
+    }
+}
+
+extension Array where Element: Hashable {
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
+
+@Suite("Expansion: libical's iterator, inside the window only")
+struct ExpansionTests {
+    @Test("skipping ahead to the window gives the same occurrences as walking from DTSTART (200 seeded rules)")
+    func skipAheadAgreesWithFullWalk() throws {
+        var generator = RuleGenerator(rng: SeededGenerator(seed: 20_261_129))
+        let zone = try CalendarZone(identifier: "Europe/Paris")
+        for n in 0..<200 {
+            let rule = generator.rule()
+            let year = generator.int(2016...2026)
+            let month = generator.int(1...12)
+            let day = generator.int(1...28)
+            let dtstart = String(format: "%04d%02d%02dT%02d%02d00", year, month, day,
+                                 generator.int(7...20), generator.pick([0, 15, 30]))
+            let text = calendar(vevent(uid: "r\(n)", [
+                "DTSTART;TZID=Europe/Paris:\(dtstart)", "DURATION:PT1H", "RRULE:\(rule)",
+                "SUMMARY:Rule \(n)",
+            ]))
+            var fast = try reader(now: "2026-03-25T12:00:00+01:00")
+            var slow = fast
+            slow.walksFromStart = true
+            fast.walksFromStart = false
+            let a = fast.read(bytes: Array(text.utf8), name: "r.ics")
+            let b = slow.read(bytes: Array(text.utf8), name: "r.ics")
+            let fa = a.occurrences.map { zone.iso8601($0.start) }
+            let fb = b.occurrences.map { zone.iso8601($0.start) }
+            #expect(fa == fb, "RRULE:\(rule) DTSTART:\(dtstart)")
+            #expect(a.errors.isEmpty && b.errors.isEmpty, "RRULE:\(rule)")
+        }
+    }
+
+    @Test("a weekly rule keeps its wall-clock time across the DST change")
+    func wallClockAcrossDST() throws {
+        let text = calendar(vevent(uid: "w", [
+            "DTSTART;TZID=Europe/Paris:20250101T100000", "DTEND;TZID=Europe/Paris:20250101T110000",
+            "RRULE:FREQ=WEEKLY",
+        ]))
+        let zone = try CalendarZone(identifier: "Europe/Paris")
+        let result = try read(text)
+        // Window [2026-03-18T12:00, 2026-04-08T12:00): the 18th at 10:00 is before it.
+        #expect(result.occurrences.map { zone.iso8601($0.start) } == [
+            "2026-03-25T10:00:00+01:00", "2026-04-01T10:00:00+02:00", "2026-04-08T10:00:00+02:00",
+        ])
+    }
+
+    @Test(
+        "runaway rules are per-event errors and finish quickly",
+        arguments: [
+            "FREQ=SECONDLY", "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "FREQ=MINUTELY",
+            "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=31", "FREQ=SECONDLY;COUNT=2000000000",
+            "FREQ=MINUTELY;COUNT=500000000", "FREQ=HOURLY;COUNT=900000000",
+        ])
+    func runaway(_ rule: String) throws {
+        let text = calendar(
+            vevent(uid: "runaway", ["DTSTART:19700101T000000Z", "RRULE:\(rule)", "SUMMARY:x"])
+                + vevent(uid: "fine", ["DTSTART:20260326T100000Z", "SUMMARY:Fine"]))
+        let started = Date()
+        let result = try read(text)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.errors.map(\.code) == ["runaway-recurrence"])
+        #expect(result.errors.first?.location?.line == 8)
+        #expect(result.occurrences.map(\.uid) == ["fine"])
+    }
+
+    @Test("an hourly rule with no end is fine: 503 occurrences in three weeks with a 23-hour day")
+    func hourly() throws {
+        let text = calendar(vevent(uid: "h", ["DTSTART:20200101T000000Z", "RRULE:FREQ=HOURLY"]))
+        let result = try read(text)
+        #expect(result.errors.isEmpty)
+        // A UTC hourly rule counts real hours: the window loses one on 2026-03-29 (DST).
+        #expect(result.occurrences.count == 21 * 24 - 1)
+    }
+
+    @Test("a never-matching yearly rule terminates with no occurrence")
+    func neverMatching() throws {
+        let text = calendar(vevent(uid: "feb30", [
+            "DTSTART;VALUE=DATE:20200101", "RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30",
+        ]))
+        let started = Date()
+        let result = try read(text)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(result.occurrences.isEmpty)
+    }
+
+    @Test("INTERVAL=0 and an unknown FREQ are broken rules on the RRULE line", arguments: [
+        "FREQ=WEEKLY;INTERVAL=0", "FREQ=SOMETIMES", "BYDAY=XX", "FREQ=WEEKLY;BYDAY=XX", "",
+    ])
+    func brokenRule(_ rule: String) throws {
+        let text = calendar(
+            vevent(uid: "broken", ["DTSTART:20260101T100000Z", "RRULE:\(rule)"])
+                + vevent(uid: "fine", ["DTSTART:20260326T100000Z"]))
+        let result = try read(text)
+        #expect(result.errors.count == 1)
+        #expect(result.errors.first?.uid == "broken")
+        #expect(result.errors.first?.location?.line == 8)
+        #expect(result.occurrences.map(\.uid) == ["fine"])
+    }
+}
