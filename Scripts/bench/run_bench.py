@@ -11,7 +11,9 @@ prints the summary block, and exits non-zero if a target is missed:
   * ratio median(baseline) / median(dictee) >= --min-ratio (default 20)
   * peak RSS of dictee < --max-rss-mb (default 300)
 
-A failing dictee run (non-zero exit, unreadable JSON) also fails the benchmark.
+Targets are enforced only with --enforce-targets (bench-ingest passes it for
+the full-size calendar; a small smoke calendar is dominated by start-up costs).
+A failing dictee run (non-zero exit, unreadable JSON) always fails the benchmark.
 Output differences are reported but do not fail it: the libraries' semantics
 differ in corner cases.
 
@@ -65,6 +67,10 @@ def measure(label: str, cmd: list[str], runs: int, workdir: str, tag: str) -> li
         if r.exit_code != 0:
             break
     return results
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def tail(path: str, lines: int = 15) -> str:
@@ -134,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python-runs", type=int, default=3)
     ap.add_argument("--min-ratio", type=float, default=20.0)
     ap.add_argument("--max-rss-mb", type=float, default=300.0)
+    ap.add_argument("--enforce-targets", action="store_true",
+                    help="exit 1 when a target is missed (otherwise only report)")
     ap.add_argument("--examples", type=int, default=5, help="differences shown per side")
     ap.add_argument("--workdir", required=True, help="where run outputs are written")
     args = ap.parse_args(argv)
@@ -186,9 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         report.extend(diff_lines)
         report.append("")
         report.append(f"dictee events: median {d_median:.2f} s, peak RSS {d_rss:.0f} MB "
-                      f"({len(dictee_runs)} runs)")
+                      f"({plural(len(dictee_runs), 'run')})")
         report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
-                      f"peak RSS {base_rss:.0f} MB ({len(base_runs)} runs)")
+                      f"peak RSS {base_rss:.0f} MB ({plural(len(base_runs), 'run')})")
         ratio_ok = ratio >= args.min_ratio
         rss_ok = d_rss < args.max_rss_mb
         report.append(f"ratio: {ratio:.1f}x faster (target >= {args.min_ratio:g}x): "
@@ -204,13 +212,16 @@ def main(argv: list[str] | None = None) -> int:
                       f"({sum(o['recurring'] for o in base['occurrences'])} recurring); "
                       f"errors: {len(base['errors'])}")
         report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
-                      f"peak RSS {base_rss:.0f} MB ({len(base_runs)} runs)")
+                      f"peak RSS {base_rss:.0f} MB ({plural(len(base_runs), 'run')})")
         report.append("dictee: not measured (baseline only)")
 
     print("\n".join(report))
-    if failures:
+    if failures and args.enforce_targets:
         print(f"bench-ingest: FAILED ({', '.join(failures)})")
         return 1
+    if failures:
+        print(f"bench-ingest: targets missed ({', '.join(failures)}), not enforced "
+              "at this calendar size")
     return 0
 
 

@@ -259,9 +259,11 @@ final class ReadSession {
             let d = t.local.date
             let compact = String(d.year).leftPadded(4) + String(d.month).leftPadded(2)
                 + String(d.day).leftPadded(2)
+            let shown = t.isDate ? compact : compact + "T" + String(t.local.hour).leftPadded(2)
+                + String(t.local.minute).leftPadded(2) + String(t.local.second).leftPadded(2)
             throw EventProblem(
                 code: "invalid-date",
-                message: "\(property) is not a real date or time (\(compact))",
+                message: "\(property) is not a real date or time (\(shown))",
                 property: property, value: compact)
         }
         let zone: Zone

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import DicteeCLI
+
+@Suite("dictee events: the command contract")
+struct EventsCommandTests {
+    let now = ["--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"]
+
+    @Test("--json prints exactly {occurrences, errors} with the documented keys")
+    func jsonContract() throws {
+        let r = runDictee(["events", fixture("famille.ics"), "--json"] + now)
+        #expect(r.code == .ok)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["occurrences", "errors"])
+        let occurrences = try #require(object["occurrences"] as? [[String: Any]])
+        #expect(occurrences.count == 429)
+        for o in occurrences {
+            #expect(Set(o.keys) == ["uid", "summary", "start", "end", "all_day", "recurring"])
+            let start = try #require(o["start"] as? String)
+            if o["all_day"] as? Bool == true {
+                #expect(start.count == 10)
+            } else {
+                #expect(start.count == 25)
+                #expect(start.hasSuffix("+01:00") || start.hasSuffix("+02:00"))
+            }
+        }
+        #expect((object["errors"] as? [Any])?.isEmpty == true)
+        #expect(r.stderr.contains("456 events: 429 occurrences in the window, 0 errors"))
+    }
+
+    @Test("per-event errors: exit 1, the other events printed, errors name file, line and UID")
+    func itemErrors() throws {
+        let path = fixture("ics/bad_impossible_date.ics")
+        let r = runDictee(["events", path, "--json", "--now", "2026-03-25T12:00:00+01:00", "--tz", "Europe/Paris"])
+        #expect(r.code == .itemErrors)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let errors = try #require(object["errors"] as? [[String: Any]])
+        #expect(!errors.isEmpty)
+        for e in errors {
+            #expect(Set(e.keys) == ["uid", "file", "line", "message"])
+            #expect(e["file"] as? String == path)
+            #expect((e["line"] as? Int ?? 0) > 0)
+        }
+        #expect((object["occurrences"] as? [Any])?.isEmpty == false)
+        #expect(r.stderr.contains("\(path):"))
+    }
+
+    @Test("an unreadable file or a non-calendar: exit 65, the other files still printed")
+    func dataError() throws {
+        let r = runDictee(["events", "/nonexistent/x.ics", fixture("famille.ics"), "--json"] + now)
+        #expect(r.code == .dataError)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect((object["occurrences"] as? [Any])?.count == 429)
+        let errors = try #require(object["errors"] as? [[String: Any]])
+        #expect(errors.first?["file"] as? String == "/nonexistent/x.ics")
+        #expect(errors.first?["uid"] is NSNull)
+        #expect(r.stderr.contains("/nonexistent/x.ics: cannot read the file: no such file"))
+
+        let notCalendar = runDictee(["events", repositoryRoot.appendingPathComponent("Package.swift").path] + now)
+        #expect(notCalendar.code == .dataError)
+        #expect(notCalendar.stderr.contains("not an iCalendar file"))
+    }
+
+    @Test("usage errors exit 64 with a hint", arguments: [
+        (["events"], "events needs at least one .ics file"),
+        (["events", "a.ics", "--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
+        (["events", "a.ics", "--now", "tomorrow"], "--now: 'tomorrow' is not an ISO 8601 date-time"),
+        (["events", "a.ics", "--jsn"], "did you mean '--json'?"),
+        (["evnets"], "unknown command 'evnets'; did you mean 'events'?"),
+        (["--verison"], "did you mean"),
+    ])
+    func usage(_ arguments: [String], _ message: String) {
+        let r = runDictee(arguments)
+        #expect(r.code == .usage)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("--help on the tool and on the command, with an example; --version")
+    func help() {
+        let top = runDictee(["--help"])
+        #expect(top.code == .ok)
+        #expect(top.stdout.contains("events"))
+        let command = runDictee(["events", "--help"])
+        #expect(command.code == .ok)
+        #expect(command.stdout.contains("example:"))
+        #expect(command.stdout.contains("dictee events Fixtures/famille.ics"))
+        #expect(runDictee(["help", "events"]).stdout == command.stdout)
+        #expect(runDictee(["--version"]).stdout == "dictee \(Dictee.version)\n")
+    }
+
+    @Test("the default zone comes from TZ when --tz is absent")
+    func zoneFromEnvironment() throws {
+        let r = runDictee(["events", fixture("famille.ics"), "--json", "--now", "2026-11-29T17:00:00Z"],
+                          environment: ["TZ": "America/New_York"])
+        #expect(r.code == .ok)
+        #expect(r.stdout.contains("-05:00\""))
+        #expect(!r.stdout.contains("+01:00\""))
+    }
+}

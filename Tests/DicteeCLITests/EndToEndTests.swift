@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Runs the built `dictee` binary (Scripts/test builds it first) and compares stdout, stderr and
+/// the exit status with golden files in Fixtures/golden/. `RECORD_SNAPSHOTS=1` re-records them.
+@Suite("End to end: the built binary against golden files")
+struct EndToEndTests {
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["DICTEE_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/dictee")
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var arguments: [String]
+        var status: Int32
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "events_famille", arguments: [
+            "events", "Fixtures/famille.ics", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris",
+        ], status: 0),
+        Case(name: "events_famille_json", arguments: [
+            "events", "Fixtures/famille.ics", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris",
+            "--json",
+        ], status: 0),
+        Case(name: "events_bad_input", arguments: [
+            "events", "Fixtures/ics/bad_impossible_date.ics", "Fixtures/ics/bad_broken_rrule.ics",
+            "Fixtures/ics/bad_garbage_value.ics", "--now", "2026-03-25T12:00:00+01:00", "--tz", "Europe/Paris",
+        ], status: 1),
+        Case(name: "events_not_a_calendar", arguments: [
+            "events", "Package.swift", "Fixtures/ics/dtend_basic.ics", "--now", "2026-03-25T12:00:00+01:00",
+            "--tz", "Europe/Paris",
+        ], status: 65),
+        Case(name: "usage_typo", arguments: ["evnets", "Fixtures/famille.ics"], status: 64),
+    ]
+
+    @Test("stdout, stderr and exit status", arguments: cases)
+    func golden(_ c: Case) throws {
+        let binary = Self.binary
+        try #require(
+            FileManager.default.isExecutableFile(atPath: binary.path),
+            "\(binary.path) is missing: run Scripts/test (it builds the binary first)")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = c.arguments
+        process.currentDirectoryURL = repositoryRoot
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == c.status)
+
+        let dir = repositoryRoot.appendingPathComponent("Fixtures/golden")
+        let outFile = dir.appendingPathComponent("\(c.name).stdout")
+        let errFile = dir.appendingPathComponent("\(c.name).stderr")
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try stdout.write(to: outFile)
+            try stderr.write(to: errFile)
+            return
+        }
+        let wantOut = try Data(contentsOf: outFile)
+        let wantErr = try Data(contentsOf: errFile)
+        #expect(String(decoding: stdout, as: UTF8.self) == String(decoding: wantOut, as: UTF8.self))
+        #expect(String(decoding: stderr, as: UTF8.self) == String(decoding: wantErr, as: UTF8.self))
+    }
+}
