@@ -16,7 +16,9 @@ Read window (wall-clock calendar arithmetic in --tz, on --now):
   one-off events:        start in [now - 2 years, now + 14 days)
   recurring occurrences: start in [now - 7 days,  now + 14 days)
 All-day events start at 00:00 in --tz for the window test and the sort.
-Occurrences with STATUS:CANCELLED (cancelled overrides) are left out.
+Occurrences with STATUS:CANCELLED (cancelled overrides) are left out. A series
+the library cannot expand is skipped (skip_bad_series=True); "errors" lists
+the components whose times could not be read.
 
 Output: {"occurrences": [{"uid", "summary", "start", "end", "all_day",
 "recurring"}], "errors": [...]}; start/end in ISO-8601 in --tz with offset
@@ -147,8 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         elif component.name == "VEVENT":
             events.append(component)
     series_uids = {str(e.get("UID")) for e in events if "RRULE" in e or "RDATE" in e}
-    series = [e for e in events if "RECURRENCE-ID" in e or str(e.get("UID")) in series_uids]
-    one_offs = [e for e in events if not ("RECURRENCE-ID" in e or str(e.get("UID")) in series_uids)]
+    series, one_offs = [], []
+    for event in events:
+        in_series = "RECURRENCE-ID" in event or str(event.get("UID")) in series_uids
+        (series if in_series else one_offs).append(event)
 
     out = Collector(zone)
 

@@ -95,7 +95,8 @@ public enum DicteeCLI {
         }
         guard let command = Dictee.commands.first(where: { $0.name == first }) else {
             var message = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
-            let names = Dictee.commands.map(\.name) + ["help"]
+            let names = first.hasPrefix("-")
+                ? ["--help", "--version"] : Dictee.commands.map(\.name) + ["help"]
             if let near = ArgumentParser.nearest(first, in: names) {
                 message += "; did you mean '\(near)'?"
             }

@@ -99,56 +99,81 @@ final class ReadSession {
         var bytes = input
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let index = LineIndex(bytes: bytes)
-        let document = bytes.withUnsafeBytes { LibicalDocument(bytes: $0) }
-        var sawCalendar = false
-        var ordinal = 0
-        document?.forEachCalendar { calendar in
-            guard calendar.isCalendar || calendar.isBareEvent else { return }
-            sawCalendar = true
-            var calendarZones: [String: Zone?] = [:]
-            var floating = configured
-            if let wr = calendar.wrTimezone {
-                if let z = lookUpZone(wr) {
-                    floating = z
-                } else {
-                    diagnostics.append(Diagnostic(
-                        severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
-                        code: "unknown-tzid",
-                        message: "X-WR-TIMEZONE names an unknown zone; floating times use \(configured.name)"))
-                }
-            }
-            calendar.forEachEvent { event in
-                defer { ordinal += 1 }
-                eventCount += 1
-                let uid = event.uid
-                let entry = index.entry(ordinal: ordinal, uid: uid)
-                let context = EventContext(
-                    calendar: calendar, floating: floating, file: name, entry: entry, index: index)
-                do throws(EventProblem) {
-                    let record = try makeRecord(event, uid: uid, context, &calendarZones)
-                    let instances = try record.instances(
-                        in: record.isSeries || record.recurrenceID != nil
-                            ? window.recurring : window.oneOff, skipAhead: skipAhead)
-                    records.append((record, instances))
-                } catch {
-                    var line = entry.map { index.line(of: error.property, value: error.value, in: $0) }
-                    if error.code == "unknown-tzid", let entry {
-                        // Point at the first property, in file order, whose TZID does not resolve.
-                        let first = index.contentLines(of: entry).first { content in
-                            guard let tzid = LineIndex.tzid(of: content) else { return false }
-                            if let known = calendarZones[tzid] { return known == nil }
-                            return calendar.definedZone(tzid: tzid) == nil && lookUpZone(tzid) == nil
-                        }
-                        line = first?.line ?? line
-                    }
-                    diagnostics.append(Diagnostic(
-                        severity: .error, location: SourceLocation(file: name, line: line),
-                        uid: uid ?? "", code: error.code, message: error.message))
-                }
+        var file = FileState(name: name, index: index)
+        for chunk in CalendarLayout(bytes: bytes).chunks(of: bytes) {
+            let document = chunk.withUnsafeBytes { LibicalDocument(bytes: $0) }
+            document?.forEachCalendar { calendar in
+                guard calendar.isCalendar || calendar.isBareEvent else { return }
+                file.sawCalendar = true
+                read(calendar, &file)
             }
         }
-        if !sawCalendar {
+        if !file.sawCalendar {
             fileErrors.append(.notACalendar(path: name))
+        }
+    }
+
+    /// What is known about the file being read, across its chunks.
+    private struct FileState {
+        var name: String
+        var index: LineIndex
+        var sawCalendar = false
+        /// Ordinal of the next VEVENT in the file (libical keeps file order).
+        var ordinal = 0
+        var warnedAboutWRTimezone = false
+    }
+
+    private func read(_ calendar: LibicalCalendar, _ file: inout FileState) {
+        var calendarZones: [String: Zone?] = [:]
+        var floating = configured
+        if let wr = calendar.wrTimezone {
+            if let z = lookUpZone(wr) {
+                floating = z
+            } else if !file.warnedAboutWRTimezone {
+                file.warnedAboutWRTimezone = true
+                diagnostics.append(Diagnostic(
+                    severity: .warning, location: SourceLocation(file: file.name, line: nil),
+                    uid: nil, code: "unknown-tzid",
+                    message: "X-WR-TIMEZONE names an unknown zone; floating times use \(configured.name)"))
+            }
+        }
+        let index = file.index
+        let name = file.name
+        calendar.forEachEvent { event in
+            defer { file.ordinal += 1 }
+            eventCount += 1
+            let uid = event.uid
+            let entry = index.entry(ordinal: file.ordinal, uid: uid)
+            let context = EventContext(
+                calendar: calendar, floating: floating, file: name, entry: entry, index: index)
+            do throws(EventProblem) {
+                var record = try makeRecord(event, uid: uid, context, &calendarZones)
+                let instances = try record.instances(
+                    in: record.isSeries || record.recurrenceID != nil
+                        ? window.recurring : window.oneOff, skipAhead: skipAhead)
+                if instances.isEmpty {
+                    // Kept for grouping by UID (it may be the master of an override), but its text
+                    // is never shown: drop it now rather than hold 50,000 descriptions.
+                    record.summary = ""
+                    record.location = ""
+                    record.eventDescription = ""
+                }
+                records.append((record, instances))
+            } catch {
+                var line = entry.map { index.line(of: error.property, value: error.value, in: $0) }
+                if error.code == "unknown-tzid", let entry {
+                    // Point at the first property, in file order, whose TZID does not resolve.
+                    let first = index.contentLines(of: entry).first { content in
+                        guard let tzid = LineIndex.tzid(of: content) else { return false }
+                        if let known = calendarZones[tzid] { return known == nil }
+                        return calendar.definedZone(tzid: tzid) == nil && lookUpZone(tzid) == nil
+                    }
+                    line = first?.line ?? line
+                }
+                diagnostics.append(Diagnostic(
+                    severity: .error, location: SourceLocation(file: name, line: line),
+                    uid: uid ?? "", code: error.code, message: error.message))
+            }
         }
     }
 

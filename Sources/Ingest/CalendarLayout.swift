@@ -1,0 +1,136 @@
+/// The top-level shape of a calendar file, so that a large file can be handed to libical in chunks.
+///
+/// libical builds a full tree for what it parses (about 5 kB per VEVENT): a 50,000-event export
+/// would take 250 MB at once. When the file is well formed (every VEVENT directly inside a
+/// VCALENDAR, every component closed), each VCALENDAR is cut into chunks of at most
+/// `eventsPerChunk` VEVENTs, each repeating the calendar's own properties and VTIMEZONEs, so that
+/// libical resolves TZIDs and X-WR-TIMEZONE exactly as in the whole file. Anything less regular
+/// is parsed whole. Like `LineIndex`, this only finds BEGIN/END lines; libical reads the values.
+struct CalendarLayout {
+    struct Block {
+        /// `BEGIN:VCALENDAR`, the calendar's property lines and its VTIMEZONE components.
+        var header: [Range<Int>] = []
+        /// Each VEVENT, in file order.
+        var events: [Range<Int>] = []
+    }
+
+    static let eventsPerChunk = 2000
+
+    /// The VCALENDARs, or `nil` when the file is not regular enough to be cut.
+    let blocks: [Block]?
+
+    init(bytes: [UInt8]) {
+        var blocks: [Block] = []
+        var current: Block?
+        var depth = 0
+        var childStart = 0
+        var childKind: ChildKind = .other
+        var regular = true
+        var i = 0
+        let n = bytes.count
+        scan: while i < n {
+            var j = i
+            while j < n, bytes[j] != 0x0A { j += 1 }
+            var end = j
+            if end > i, bytes[end - 1] == 0x0D { end -= 1 }
+            let lineRange = i..<min(j + 1, n)
+            let isBegin = Self.hasPrefix(bytes, i, end, "BEGIN:")
+            let isEnd = !isBegin && Self.hasPrefix(bytes, i, end, "END:")
+            switch depth {
+            case 0:
+                if isBegin {
+                    guard Self.names(bytes, i + 6, end, "VCALENDAR") else { regular = false; break scan }
+                    current = Block(header: [lineRange])
+                    depth = 1
+                } else if isEnd {
+                    regular = false
+                    break scan
+                }
+            case 1:
+                if isBegin {
+                    childStart = i
+                    childKind = Self.names(bytes, i + 6, end, "VEVENT") ? .event
+                        : Self.names(bytes, i + 6, end, "VTIMEZONE") ? .timezone : .other
+                    if Self.names(bytes, i + 6, end, "VCALENDAR") { regular = false; break scan }
+                    depth = 2
+                } else if isEnd {
+                    guard Self.names(bytes, i + 4, end, "VCALENDAR"), let block = current else {
+                        regular = false
+                        break scan
+                    }
+                    blocks.append(block)
+                    current = nil
+                    depth = 0
+                } else {
+                    current?.header.append(lineRange)
+                }
+            default:
+                if isBegin {
+                    if Self.names(bytes, i + 6, end, "VEVENT") || Self.names(bytes, i + 6, end, "VCALENDAR") {
+                        regular = false  // a VEVENT nested in another component
+                        break scan
+                    }
+                    depth += 1
+                } else if isEnd {
+                    depth -= 1
+                    if depth == 1 {
+                        let range = childStart..<min(j + 1, n)
+                        switch childKind {
+                        case .event: current?.events.append(range)
+                        case .timezone: current?.header.append(range)
+                        case .other: break  // VTODO, VJOURNAL...: not read
+                        }
+                    }
+                }
+            }
+            i = j + 1
+        }
+        self.blocks = regular && depth == 0 && current == nil ? blocks : nil
+    }
+
+    private enum ChildKind { case event, timezone, other }
+
+    /// The chunks to parse, as byte arrays, with the number of VEVENTs in each.
+    func chunks(of bytes: [UInt8]) -> [[UInt8]] {
+        guard let blocks else { return [bytes] }
+        var result: [[UInt8]] = []
+        let end: [UInt8] = Array("END:VCALENDAR\r\n".utf8)
+        for block in blocks {
+            var header: [UInt8] = []
+            for r in block.header {
+                header.append(contentsOf: bytes[r])
+                if bytes[r.upperBound - 1] != 0x0A { header.append(0x0A) }
+            }
+            var start = 0
+            repeat {
+                let slice = block.events[start..<min(start + Self.eventsPerChunk, block.events.count)]
+                var chunk = header
+                chunk.reserveCapacity(header.count + slice.reduce(0) { $0 + $1.count } + end.count)
+                for r in slice {
+                    chunk.append(contentsOf: bytes[r])
+                    if bytes[r.upperBound - 1] != 0x0A { chunk.append(0x0A) }
+                }
+                chunk.append(contentsOf: end)
+                result.append(chunk)
+                start += Self.eventsPerChunk
+            } while start < block.events.count
+        }
+        return result
+    }
+
+    private static func hasPrefix(_ b: [UInt8], _ i: Int, _ end: Int, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard end - i >= count else { return false }
+        let p = prefix.utf8Start
+        for k in 0..<count where b[i + k] & 0xDF != p[k] & 0xDF { return false }
+        return true
+    }
+
+    /// Whether the component name at `i..<end` is `name` (any case, trailing blanks allowed).
+    private static func names(_ b: [UInt8], _ i: Int, _ end: Int, _ name: StaticString) -> Bool {
+        guard hasPrefix(b, i, end, name) else { return false }
+        var k = i + name.utf8CodeUnitCount
+        while k < end, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
+        return k == end
+    }
+}
