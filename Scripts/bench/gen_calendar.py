@@ -278,9 +278,9 @@ class Generator:
         """A master plus its overrides."""
         r = self.rng
         kind = r.random()
-        if kind < 0.05:
+        if kind < 0.03:
             return self.rdate_series()
-        if kind < 0.13:
+        if kind < 0.11:
             return self.birthday_series()
         start_day = self.day()
         if kind < 0.55:
@@ -325,10 +325,8 @@ class Generator:
         end_kind = r.random()
         if end_kind < 0.45:
             months = r.choice([2, 3, 6, 9, 10, 10, 10, 12, 24])
-            last = min(len(starts) - 1, int(months * 30.4 / (7 * interval)) if freq == "WEEKLY"
-                       else months)
-            last = max(last, 1)
-            starts = starts[:last + 1]
+            last_day = start_day + dt.timedelta(days=int(months * 30.4))
+            starts = [s for s in starts if as_date(s) <= last_day] or starts[:1]
             if all_day:
                 until = fmt_date(starts[-1] + dt.timedelta(days=r.choice([0, 3])))
             elif r.random() < 0.3:  # UNTIL exactly on the last occurrence (inclusive)
@@ -349,7 +347,7 @@ class Generator:
         self.decorate(master, place_bias=0.0)
         events = [master]
 
-        if not all_day and r.random() < 0.06:  # an extra date (RDATE)
+        if not all_day and r.random() < 0.04:  # an extra date (RDATE)
             extra = starts[-1] + dt.timedelta(days=r.choice([1, 2, 3]), hours=r.choice([0, 1]))
             master.rdates.append(extra)
 
