@@ -90,32 +90,97 @@ struct CalendarLayout {
 
     private enum ChildKind { case event, timezone, other }
 
-    /// The chunks to parse, as byte arrays, with the number of VEVENTs in each.
+    /// How many chunks `chunk(_:of:)` gives (at least 1).
+    var chunkCount: Int {
+        guard let blocks else { return 1 }
+        return blocks.reduce(0) { $0 + max(1, ($1.events.count + Self.eventsPerChunk - 1) / Self.eventsPerChunk) }
+    }
+
+    /// All chunks to parse, in order.
     func chunks(of bytes: [UInt8]) -> [[UInt8]] {
-        guard let blocks else { return [bytes] }
-        var result: [[UInt8]] = []
-        let end: [UInt8] = Array("END:VCALENDAR\r\n".utf8)
+        (0..<chunkCount).map { chunk($0, of: bytes) }
+    }
+
+    /// The `index`-th chunk: a whole VCALENDAR text, or the whole file when it is irregular.
+    func chunk(_ index: Int, of bytes: [UInt8]) -> [UInt8] {
+        guard let blocks else { return bytes }
+        var remaining = index
         for block in blocks {
-            var header: [UInt8] = []
-            for r in block.header {
-                header.append(contentsOf: bytes[r])
-                if bytes[r.upperBound - 1] != 0x0A { header.append(0x0A) }
+            let count = max(1, (block.events.count + Self.eventsPerChunk - 1) / Self.eventsPerChunk)
+            if remaining >= count {
+                remaining -= count
+                continue
             }
-            var start = 0
-            repeat {
-                let slice = block.events[start..<min(start + Self.eventsPerChunk, block.events.count)]
-                var chunk = header
-                chunk.reserveCapacity(header.count + slice.reduce(0) { $0 + $1.count } + end.count)
-                for r in slice {
-                    chunk.append(contentsOf: bytes[r])
-                    if bytes[r.upperBound - 1] != 0x0A { chunk.append(0x0A) }
-                }
-                chunk.append(contentsOf: end)
-                result.append(chunk)
-                start += Self.eventsPerChunk
-            } while start < block.events.count
+            return Self.chunk(block, part: remaining, of: bytes)
         }
-        return result
+        return []
+    }
+
+    private static func chunk(_ block: Block, part: Int, of bytes: [UInt8]) -> [UInt8] {
+        let end: [UInt8] = Array("END:VCALENDAR\r\n".utf8)
+        var header: [UInt8] = []
+        for r in block.header {
+            header.append(contentsOf: bytes[r])
+            if bytes[r.upperBound - 1] != 0x0A { header.append(0x0A) }
+        }
+        let start = part * eventsPerChunk
+        let slice = block.events[min(start, block.events.count)..<min(start + eventsPerChunk, block.events.count)]
+        var chunk = header
+        chunk.reserveCapacity(header.count + slice.reduce(0) { $0 + $1.count } + end.count)
+        for r in slice {
+            appendEvent(bytes, r, to: &chunk)
+        }
+        chunk.append(contentsOf: end)
+        return chunk
+    }
+
+    /// The VEVENT properties dictee reads (RFC 5545 section 3.6.1). libical spends most of its
+    /// time looking up property names and parsing values, so the others (DTSTAMP, CREATED,
+    /// ATTENDEE, VALARM components...) are left out of the chunks: the same events, parsed in about
+    /// half the time. Line numbers are unaffected: they come from the original bytes.
+    static let readProperties: [StaticString] = [
+        "UID", "SUMMARY", "LOCATION", "DESCRIPTION", "DTSTART", "DTEND", "DURATION", "RRULE",
+        "RDATE", "EXDATE", "RECURRENCE-ID", "STATUS", "SEQUENCE",
+    ]
+
+    /// Appends the VEVENT at `range` with only `readProperties` (and their folded continuations),
+    /// without nested components.
+    private static func appendEvent(_ b: [UInt8], _ range: Range<Int>, to chunk: inout [UInt8]) {
+        var i = range.lowerBound
+        let n = range.upperBound
+        var depth = 0
+        var keeping = false
+        while i < n {
+            var j = i
+            while j < n, b[j] != 0x0A { j += 1 }
+            var end = j
+            if end > i, b[end - 1] == 0x0D { end -= 1 }
+            let first = i < end ? b[i] : 0
+            if first == 0x20 || first == 0x09 {
+                // A folded continuation belongs to the line before it.
+            } else if hasPrefix(b, i, end, "BEGIN:") {
+                depth += 1
+                keeping = depth == 1
+            } else if hasPrefix(b, i, end, "END:") {
+                keeping = depth == 1
+                depth -= 1
+            } else {
+                keeping = depth == 1 && readProperties.contains { isProperty(b, i, end, $0) }
+            }
+            if keeping {
+                chunk.append(contentsOf: b[i..<end])
+                chunk.append(0x0D)
+                chunk.append(0x0A)
+            }
+            i = j + 1
+        }
+    }
+
+    /// Whether the content line at `i..<end` is property `name` (followed by `;` or `:`).
+    private static func isProperty(_ b: [UInt8], _ i: Int, _ end: Int, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard end - i > count, hasPrefix(b, i, end, name) else { return false }
+        return b[i + count] == 0x3A || b[i + count] == 0x3B
     }
 
     private static func hasPrefix(_ b: [UInt8], _ i: Int, _ end: Int, _ prefix: StaticString) -> Bool {

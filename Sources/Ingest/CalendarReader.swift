@@ -98,15 +98,16 @@ final class ReadSession {
     func read(bytes input: [UInt8], name: String) {
         var bytes = input
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let index = LineIndex(bytes: bytes)
-        var file = FileState(name: name, index: index)
-        for chunk in CalendarLayout(bytes: bytes).chunks(of: bytes) {
-            let document = chunk.withUnsafeBytes { LibicalDocument(bytes: $0) }
+        let parser = ParseAhead(bytes: bytes)
+        defer { parser.close() }
+        var file = FileState(name: name, index: LineIndex(bytes: bytes))
+        while let document = parser.take() {
             document?.forEachCalendar { calendar in
                 guard calendar.isCalendar || calendar.isBareEvent else { return }
                 file.sawCalendar = true
                 read(calendar, &file)
             }
+            parser.recycle(document)
         }
         if !file.sawCalendar {
             fileErrors.append(.notACalendar(path: name))

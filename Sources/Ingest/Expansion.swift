@@ -73,6 +73,13 @@ extension EventRecord {
         {
             throw runaway("a sub-daily frequency filtered by day or month parts")
         }
+        // A rule that ended before the window, or a series starting after it, gives nothing there
+        // (DTSTART and RDATEs are added by the caller): no need to build libical's iterator.
+        if let until = rule.until {
+            let untilInstant = until.isUTC ? until.local.secondsIfUTC : start.zone.instant(of: until.local)
+            if untilInstant + 2 * 86_400 < window.lowerBound { return }
+        }
+        if start.instant >= window.upperBound + 86_400 { return }
         guard let iterator = RecurrenceIterator(
             rule: rule.withoutUntil, start: start.local, isDate: start.isDate)
         else {
