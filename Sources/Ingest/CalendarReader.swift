@@ -292,6 +292,13 @@ final class ReadSession {
                 message: "\(property) is not a real date or time (\(shown))",
                 property: property, value: compact)
         }
+        if t.isDate {
+            // All-day values are calendar dates; their instant (for the window) is local midnight
+            // in the user's zone, or in the series' zone when matched against a timed series.
+            return ResolvedTime(
+                local: t.local, isDate: true, zone: configured,
+                instant: (dateZone ?? configured).instant(of: t.local))
+        }
         let zone: Zone
         if t.isUTC {
             zone = .utc
@@ -305,17 +312,8 @@ final class ReadSession {
                 guard let z else { throw unknownTZID(property) }
                 zone = z
             }
-        } else if t.isDate {
-            zone = dateZone.map { _ in configured } ?? configured
         } else {
             zone = context.floating
-        }
-        if t.isDate {
-            // All-day values are calendar dates; their instant (for the window) is local midnight
-            // in the user's zone, or in the series' zone when matched against a timed series.
-            let dz = dateZone ?? configured
-            return ResolvedTime(
-                local: t.local, isDate: true, zone: configured, instant: dz.instant(of: t.local))
         }
         return ResolvedTime(local: t.local, isDate: false, zone: zone, instant: zone.instant(of: t.local))
     }

@@ -31,13 +31,10 @@ struct LineIndex {
 
     private(set) var entries: [Entry] = []
     private let bytes: [UInt8]
-    /// Line number at which each physical line starts, for byte-offset lookups.
-    private let firstLineOffset: Int
 
     /// Indexes `bytes` (the file without its BOM). `firstLine` is the number of the first line.
     init(bytes: [UInt8], firstLine: Int = 1) {
         self.bytes = bytes
-        self.firstLineOffset = firstLine
         var line = firstLine
         var i = 0
         let n = bytes.count
