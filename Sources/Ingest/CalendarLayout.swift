@@ -34,12 +34,12 @@ struct CalendarLayout {
             var end = j
             if end > i, bytes[end - 1] == 0x0D { end -= 1 }
             let lineRange = i..<min(j + 1, n)
-            let isBegin = Self.hasPrefix(bytes, i, end, "BEGIN:")
-            let isEnd = !isBegin && Self.hasPrefix(bytes, i, end, "END:")
+            let isBegin = RawLines.hasPrefix(bytes, i, end, "BEGIN:")
+            let isEnd = !isBegin && RawLines.hasPrefix(bytes, i, end, "END:")
             switch depth {
             case 0:
                 if isBegin {
-                    guard Self.names(bytes, i + 6, end, "VCALENDAR") else { regular = false; break scan }
+                    guard RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") else { regular = false; break scan }
                     current = Block(header: [lineRange])
                     depth = 1
                 } else if isEnd {
@@ -49,12 +49,12 @@ struct CalendarLayout {
             case 1:
                 if isBegin {
                     childStart = i
-                    childKind = Self.names(bytes, i + 6, end, "VEVENT") ? .event
-                        : Self.names(bytes, i + 6, end, "VTIMEZONE") ? .timezone : .other
-                    if Self.names(bytes, i + 6, end, "VCALENDAR") { regular = false; break scan }
+                    childKind = RawLines.isExactly(bytes, i + 6, end, "VEVENT") ? .event
+                        : RawLines.isExactly(bytes, i + 6, end, "VTIMEZONE") ? .timezone : .other
+                    if RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") { regular = false; break scan }
                     depth = 2
                 } else if isEnd {
-                    guard Self.names(bytes, i + 4, end, "VCALENDAR"), let block = current else {
+                    guard RawLines.isExactly(bytes, i + 4, end, "VCALENDAR"), let block = current else {
                         regular = false
                         break scan
                     }
@@ -66,7 +66,7 @@ struct CalendarLayout {
                 }
             default:
                 if isBegin {
-                    if Self.names(bytes, i + 6, end, "VEVENT") || Self.names(bytes, i + 6, end, "VCALENDAR") {
+                    if RawLines.isExactly(bytes, i + 6, end, "VEVENT") || RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") {
                         regular = false  // a VEVENT nested in another component
                         break scan
                     }
@@ -158,10 +158,10 @@ struct CalendarLayout {
             let first = i < end ? b[i] : 0
             if first == 0x20 || first == 0x09 {
                 // A folded continuation belongs to the line before it.
-            } else if hasPrefix(b, i, end, "BEGIN:") {
+            } else if RawLines.hasPrefix(b, i, end, "BEGIN:") {
                 depth += 1
                 keeping = depth == 1
-            } else if hasPrefix(b, i, end, "END:") {
+            } else if RawLines.hasPrefix(b, i, end, "END:") {
                 keeping = depth == 1
                 depth -= 1
             } else {
@@ -179,23 +179,7 @@ struct CalendarLayout {
     /// Whether the content line at `i..<end` is property `name` (followed by `;` or `:`).
     private static func isProperty(_ b: [UInt8], _ i: Int, _ end: Int, _ name: StaticString) -> Bool {
         let count = name.utf8CodeUnitCount
-        guard end - i > count, hasPrefix(b, i, end, name) else { return false }
+        guard end - i > count, RawLines.hasPrefix(b, i, end, name) else { return false }
         return b[i + count] == 0x3A || b[i + count] == 0x3B
-    }
-
-    private static func hasPrefix(_ b: [UInt8], _ i: Int, _ end: Int, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard end - i >= count else { return false }
-        let p = prefix.utf8Start
-        for k in 0..<count where b[i + k] & 0xDF != p[k] & 0xDF { return false }
-        return true
-    }
-
-    /// Whether the component name at `i..<end` is `name` (any case, trailing blanks allowed).
-    private static func names(_ b: [UInt8], _ i: Int, _ end: Int, _ name: StaticString) -> Bool {
-        guard hasPrefix(b, i, end, name) else { return false }
-        var k = i + name.utf8CodeUnitCount
-        while k < end, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
-        return k == end
     }
 }

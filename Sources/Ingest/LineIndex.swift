@@ -49,7 +49,7 @@ struct LineIndex {
             if end > i, bytes[end - 1] == 0x0D { end -= 1 }
             let first = i < end ? bytes[i] : 0
             if first == 0x42 || first == 0x62 {  // B/b
-                if Self.matches(bytes, i, end, "BEGIN:VEVENT") {
+                if RawLines.isExactly(bytes, i, end, "BEGIN:VEVENT") {
                     if openBegin == nil {
                         openBegin = (line, i)
                         uid = nil
@@ -57,12 +57,12 @@ struct LineIndex {
                     } else {
                         depth += 1
                     }
-                } else if openBegin != nil, Self.startsWith(bytes, i, end, "BEGIN:") {
+                } else if openBegin != nil, RawLines.hasPrefix(bytes, i, end, "BEGIN:") {
                     depth += 1
                 }
             } else if first == 0x45 || first == 0x65, let open = openBegin {  // E/e
-                if Self.startsWith(bytes, i, end, "END:") {
-                    if depth == 0, Self.matches(bytes, i, end, "END:VEVENT") {
+                if RawLines.hasPrefix(bytes, i, end, "END:") {
+                    if depth == 0, RawLines.isExactly(bytes, i, end, "END:VEVENT") {
                         entries.append(Entry(beginLine: open.line, byteRange: open.offset..<min(j + 1, n), uid: uid))
                         openBegin = nil
                     } else if depth > 0 {
@@ -70,7 +70,7 @@ struct LineIndex {
                     }
                 }
             } else if (first == 0x55 || first == 0x75), depth == 0, openBegin != nil,
-                uid == nil, Self.startsWith(bytes, i, end, "UID"), end > i + 3,
+                uid == nil, RawLines.hasPrefix(bytes, i, end, "UID"), end > i + 3,
                 bytes[i + 3] == 0x3A || bytes[i + 3] == 0x3B
             {
                 uid = Self.unfoldedValue(bytes, from: i, lineEnd: end, next: j + 1)
@@ -170,25 +170,6 @@ struct LineIndex {
             return value
         }
         return nil
-    }
-
-    private static func startsWith(_ b: [UInt8], _ i: Int, _ end: Int, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard end - i >= count else { return false }
-        let p = prefix.utf8Start
-        for k in 0..<count where b[i + k] & 0xDF != p[k] & 0xDF {
-            // Letters compare case-insensitively; ':' (0x3A) & 0xDF = 0x1A on both sides.
-            return false
-        }
-        return true
-    }
-
-    private static func matches(_ b: [UInt8], _ i: Int, _ end: Int, _ text: StaticString) -> Bool {
-        guard startsWith(b, i, end, text) else { return false }
-        // Allow trailing white space after the component name.
-        var k = i + text.utf8CodeUnitCount
-        while k < end, b[k] == 0x20 || b[k] == 0x09 { k += 1 }
-        return k == end
     }
 
     private static func unfoldedValue(_ b: [UInt8], from i: Int, lineEnd: Int, next: Int) -> String {
