@@ -33,6 +33,9 @@ public struct CalendarReader: Sendable {
     /// Which occurrences to keep.
     public var window: ReadWindow
 
+    /// The largest file read, in bytes (256 MB: about 600,000 events, decades of a busy family).
+    public static let maximumFileSize = 256_000_000
+
     /// Tests only: walk every RRULE from DTSTART instead of skipping ahead to the window.
     var walksFromStart = false
 
@@ -55,6 +58,20 @@ public struct CalendarReader: Sendable {
             }
             if isDirectory.boolValue {
                 session.fileErrors.append(.unreadableFile(path: path, reason: "is a directory"))
+                continue
+            }
+            // A FIFO, a device (/dev/zero) or a socket would be read forever: regular files only.
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let attributes = try? FileManager.default.attributesOfItem(atPath: target)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+                session.fileErrors.append(.unreadableFile(path: path, reason: "not a regular file"))
+                continue
+            }
+            if let size = attributes?[.size] as? Int, size > Self.maximumFileSize {
+                session.fileErrors.append(.unreadableFile(
+                    path: path,
+                    reason: "\(size / 1_000_000) MB is more than the \(Self.maximumFileSize / 1_000_000) MB "
+                        + "dictee reads; export a shorter period"))
                 continue
             }
             guard let data = FileManager.default.contents(atPath: path) else {

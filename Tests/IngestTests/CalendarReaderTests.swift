@@ -104,12 +104,17 @@ struct CalendarReaderFileTests {
         let png = dir.appendingPathComponent("photo.ics")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: png)
         let good = fixtureURL("dtend_basic.ics").path
+        let link = dir.appendingPathComponent("link.ics")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: good)
         let result = try reader(now: "2026-03-25T12:00:00+01:00").read(paths: [
             dir.appendingPathComponent("absent.ics").path, dir.path, text.path, png.path, good,
+            "/dev/zero", link.path,
         ])
-        #expect(result.fileErrors.count == 4)
+        #expect(result.fileErrors.count == 5)
+        #expect(result.fileErrors.contains(.unreadableFile(path: "/dev/zero", reason: "not a regular file")))
+        #expect(result.occurrences.count == 5)
         #expect(!result.occurrences.isEmpty)
-        for error in result.fileErrors {
+        for error in result.fileErrors where !error.description.contains("/dev/zero") {
             #expect(error.description.contains(dir.path))
         }
     }
