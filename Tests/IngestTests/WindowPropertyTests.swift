@@ -144,3 +144,37 @@ func splitLines(_ data: Data) -> [[UInt8]] {
     lines.append(current)
     return lines
 }
+
+@Suite("Diagnostics never quote calendar text")
+struct DiagnosticPrivacyTests {
+    @Test("no error or warning message contains a title, place or description (80 seeded broken calendars)",
+          arguments: 0..<80)
+    func messagesCarryNoText(seed: Int) throws {
+        var g = RuleGenerator(rng: SeededGenerator(seed: UInt64(seed) &+ 1000))
+        let secret = "Zqx\(seed)Secret"
+        let broken = [
+            "DTSTART:20260230T100000", "DTSTART:\(secret)", "DTSTART;TZID=\(secret)/Zone:20260326T100000",
+            "RRULE:FREQ=\(secret)", "DTEND:\(secret)", "DURATION:\(secret)", "EXDATE:\(secret)",
+            "RRULE:FREQ=SECONDLY", "RDATE;VALUE=PERIOD:\(secret)", "RECURRENCE-ID:\(secret)",
+            "STATUS:\(secret)", "X-LIC-ERROR:\(secret)", "ATTENDEE;CN=\(secret):mailto:\(secret)@x",
+        ]
+        var body: [String] = []
+        for n in 0..<12 {
+            var lines = [
+                "DTSTART;TZID=Europe/Paris:20260326T10\(String(n).leftPadded(2))00",
+                "SUMMARY:\(secret) anniversaire \(n)", "LOCATION:\(secret) hôpital",
+                "DESCRIPTION:\(secret)\\nligne",
+            ]
+            if n % 2 == 0 { lines.append(g.pick(broken)) }
+            if n % 3 == 0 { lines.insert(g.pick(broken), at: 0) }
+            body += vevent(uid: "uid-\(n)", lines)
+        }
+        let result = try read(calendar(body, header: ["X-WR-TIMEZONE:\(secret)"]))
+        #expect(!result.diagnostics.isEmpty)
+        for d in result.diagnostics {
+            #expect(!d.message.contains(secret), "\(d.code): \(d.message)")
+            #expect(!d.description.contains(secret))
+            #expect(!d.description.contains("uid-"), "a log line names the UID: \(d.description)")
+        }
+    }
+}
