@@ -33,9 +33,20 @@ enum ArgumentParser {
         while k < arguments.count {
             let a = arguments[k]
             k += 1
-            if optionsEnded || !a.hasPrefix("--") || a == "-" {
+            if optionsEnded || !a.hasPrefix("-") || a == "-" {
                 parsed.positionals.append(a)
                 continue
+            }
+            if !a.hasPrefix("--") {
+                // Short options are not used; "-j" is a typo, not a file name.
+                let known = (spec.valued + spec.flags).map { "--" + $0 }
+                var message = "unknown option '\(a)'"
+                if let near = known.first(where: { $0.dropFirst(2).hasPrefix(a.dropFirst()) })
+                    ?? nearest("-" + a, in: known)
+                {
+                    message += "; did you mean '\(near)'?"
+                }
+                throw UsageError(description: message + " (a file name starting with '-' goes after '--')")
             }
             if a == "--" {
                 optionsEnded = true

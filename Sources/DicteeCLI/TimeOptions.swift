@@ -10,11 +10,26 @@ enum TimeOptions {
     static func zone(_ arguments: ParsedArguments, _ context: CommandContext) throws(UsageError)
         -> CalendarZone
     {
-        let name = arguments.values["tz"] ?? systemZoneName(context.environment)
+        if let name = arguments.values["tz"] {
+            do {
+                return try CalendarZone(identifier: name)
+            } catch {
+                throw UsageError(description: "--tz: \(error)")
+            }
+        }
+        if var tz = context.environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
+            if let zone = try? CalendarZone(identifier: tz) { return zone }
+            // A POSIX rule such as "UTC0" or "CET-1CEST" names no IANA zone: use the system's.
+            context.output.warning(
+                "TZ='\(tz)' is not an IANA zone name; using the system zone (set --tz Europe/Paris to choose)")
+        }
+        let name = systemZoneName()
         do {
             return try CalendarZone(identifier: name)
         } catch {
-            throw UsageError(description: "--tz: \(error)")
+            throw UsageError(description: "the system time zone '\(name)' is unknown; give --tz, e.g. --tz Europe/Paris")
         }
     }
 
@@ -27,18 +42,13 @@ enum TimeOptions {
         }
         guard let seconds = zone.parseISO8601(text) else {
             throw UsageError(
-                description: "--now: '\(text)' is not an ISO 8601 date-time; "
-                    + "example: 2026-11-29T18:00:00+01:00")
+                description: "--now: '\(text)' is not a valid ISO 8601 date-time; "
+                    + "examples: 2026-11-29T18:00:00+01:00, 2026-11-29T17:00:00Z, 2026-11-29")
         }
         return seconds
     }
 
-    private static func systemZoneName(_ environment: [String: String]) -> String {
-        if var tz = environment["TZ"], !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
-            return tz
-        }
+    private static func systemZoneName() -> String {
         if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
             let r = target.range(of: "zoneinfo/")
         {

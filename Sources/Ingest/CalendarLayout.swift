@@ -19,6 +19,17 @@ struct CalendarLayout {
     /// The VCALENDARs, or `nil` when the file is not regular enough to be cut.
     let blocks: [Block]?
 
+    /// Where the file ends too early (a truncated download or export), when it does.
+    enum Truncation: Equatable {
+        /// The last VCALENDAR has no END:VCALENDAR; everything in it is complete.
+        case calendarNotClosed
+        /// The file ends inside the VEVENT starting at this byte offset: that event is left out.
+        case eventNotClosed(byteOffset: Int)
+    }
+
+    /// Set when the file ends inside a component; the complete events before are still read.
+    let truncation: Truncation?
+
     init(bytes: [UInt8]) {
         var blocks: [Block] = []
         var current: Block?
@@ -85,6 +96,16 @@ struct CalendarLayout {
             }
             i = j + 1
         }
+        var truncation: Truncation?
+        if regular, depth > 0, let block = current {
+            // The file stops inside the last VCALENDAR: keep what is complete.
+            blocks.append(block)
+            truncation = depth >= 2 && childKind == .event
+                ? .eventNotClosed(byteOffset: childStart) : .calendarNotClosed
+            depth = 0
+            current = nil
+        }
+        self.truncation = regular ? truncation : nil
         self.blocks = regular && depth == 0 && current == nil ? blocks : nil
     }
 

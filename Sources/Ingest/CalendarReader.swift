@@ -126,6 +126,22 @@ final class ReadSession {
             }
             parser.recycle(document)
         }
+        switch parser.truncation {
+        case .eventNotClosed(let offset):
+            let entry = file.index.entries.first { $0.byteRange.lowerBound == offset }
+            eventCount += 1
+            diagnostics.append(Diagnostic(
+                severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
+                uid: entry?.uid ?? "", code: "truncated-event",
+                message: "the file ends inside this VEVENT (a truncated export?); it is left out"))
+        case .calendarNotClosed:
+            diagnostics.append(Diagnostic(
+                severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
+                code: "truncated-calendar",
+                message: "the file ends without END:VCALENDAR (a truncated export?); its complete events are read"))
+        case nil:
+            break
+        }
         if !file.sawCalendar {
             fileErrors.append(.notACalendar(path: name))
         }

@@ -54,8 +54,8 @@ public struct CalendarZone: Sendable {
     public func date(at instant: Int64) -> CalendarDate { zone.local(at: instant).date }
 
     /// Parses an ISO 8601 date-time for `--now`: `2026-11-29T18:00:00+01:00`, `...Z`, a local
-    /// `2026-11-29T18:00:00` (read in this zone), fractional seconds ignored, or a date `2026-11-29`
-    /// (midnight in this zone). Returns seconds since the epoch, or `nil` when the text is not one of
+    /// `2026-11-29T18:00:00` (read in this zone), seconds optional, fractional seconds ignored, or a
+    /// date `2026-11-29` (midnight in this zone). Returns seconds since the epoch, or `nil` when the text is not one of
     /// these forms.
     public func parseISO8601(_ text: String) -> Int64? {
         let b = Array(text.utf8)
@@ -74,12 +74,18 @@ public struct CalendarZone: Sendable {
         let date = CalendarDate(year: y, month: mo, day: d)
         guard date.isValid else { return nil }
         if b.count == 10 { return zone.instant(of: LocalDateTime(date: date)) }
-        guard b.count >= 19, b[10] == 0x54 || b[10] == 0x20, let h = num(11, 2), b[13] == 0x3A,
-            let mi = num(14, 2), b[16] == 0x3A, let s = num(17, 2)
+        guard b.count >= 16, b[10] == 0x54 || b[10] == 0x20, let h = num(11, 2), b[13] == 0x3A,
+            let mi = num(14, 2)
         else { return nil }
+        var s = 0
+        var k = 16
+        if b.count >= 19, b[16] == 0x3A {
+            guard let seconds = num(17, 2) else { return nil }
+            s = seconds
+            k = 19
+        }
         let local = LocalDateTime(date: date, hour: h, minute: mi, second: s)
         guard local.isValid else { return nil }
-        var k = 19
         if k < b.count, b[k] == 0x2E || b[k] == 0x2C {
             k += 1
             while k < b.count, b[k] >= 0x30, b[k] <= 0x39 { k += 1 }

@@ -10,15 +10,29 @@ public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file was read but holds no VCALENDAR and no VEVENT.
     case notACalendar(path: String)
 
-    public var description: String {
+    /// The file concerned, if any.
+    public var path: String? {
+        switch self {
+        case .unknownZone: return nil
+        case .unreadableFile(let path, _), .notACalendar(let path): return path
+        }
+    }
+
+    /// The message without the file name (for JSON, where the file has its own field).
+    public var message: String {
         switch self {
         case .unknownZone(let name):
             return "unknown time zone '\(name)'; use an IANA name such as Europe/Paris"
-        case .unreadableFile(let path, let reason):
-            return "\(path): cannot read the file: \(reason)"
-        case .notACalendar(let path):
-            return "\(path): not an iCalendar file (no BEGIN:VCALENDAR or BEGIN:VEVENT found)"
+        case .unreadableFile(_, let reason):
+            return "cannot read the file: \(reason)"
+        case .notACalendar:
+            return "not an iCalendar file (no readable VCALENDAR or VEVENT)"
         }
+    }
+
+    /// `path: message`.
+    public var description: String {
+        path.map { "\($0): \(message)" } ?? message
     }
 }
 

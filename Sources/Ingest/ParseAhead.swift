@@ -12,6 +12,7 @@ final class ParseAhead: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Int: LibicalDocument?] = [:]
     private var total: Int?
+    private var truncationFound: CalendarLayout.Truncation??
     private var next = 0
     private var done: [LibicalDocument] = []
     private var closed = false
@@ -23,6 +24,7 @@ final class ParseAhead: @unchecked Sendable {
             let count = layout.chunkCount
             condition.lock()
             total = count
+            truncationFound = .some(layout.truncation)
             condition.broadcast()
             condition.unlock()
             for k in 0..<count {
@@ -65,6 +67,14 @@ final class ParseAhead: @unchecked Sendable {
         next += 1
         condition.broadcast()
         return .some(document)
+    }
+
+    /// Whether the file ends inside a component (known once the file has been cut).
+    var truncation: CalendarLayout.Truncation? {
+        condition.lock()
+        defer { condition.unlock() }
+        while truncationFound == nil { condition.wait() }
+        return truncationFound!
     }
 
     /// Hands back a chunk the reader has finished with, to be freed on the parsing thread.

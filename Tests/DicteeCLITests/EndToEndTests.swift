@@ -5,9 +5,17 @@ import Testing
 /// the exit status with golden files in Fixtures/golden/. `RECORD_SNAPSHOTS=1` re-records them.
 @Suite("End to end: the built binary against golden files")
 struct EndToEndTests {
+    /// `DICTEE_BIN`, else the `dictee` built beside this test bundle (same configuration), else
+    /// `.build/debug/dictee`.
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["DICTEE_BIN"] {
             return URL(fileURLWithPath: path)
+        }
+        var dir = URL(fileURLWithPath: ProcessInfo.processInfo.arguments.first ?? "")
+        for _ in 0..<4 {
+            dir = dir.deletingLastPathComponent()
+            let candidate = dir.appendingPathComponent("dictee")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return repositoryRoot.appendingPathComponent(".build/debug/dictee")
     }
@@ -36,6 +44,10 @@ struct EndToEndTests {
             "--tz", "Europe/Paris",
         ], status: 65),
         Case(name: "usage_typo", arguments: ["evnets", "Fixtures/famille.ics"], status: 64),
+        Case(name: "events_structure_noise", arguments: [
+            "events", "Fixtures/ics/file_end_before_begin.ics", "--now", "2026-03-25T12:00:00+01:00",
+            "--tz", "Europe/Paris",
+        ], status: 0),
     ]
 
     @Test("stdout, stderr and exit status", arguments: cases)

@@ -58,6 +58,8 @@ struct EventsCommandTests {
         #expect(errors.first?["file"] as? String == "/nonexistent/x.ics")
         #expect(errors.first?["uid"] is NSNull)
         #expect(r.stderr.contains("/nonexistent/x.ics: cannot read the file: no such file"))
+        #expect(errors.first?["message"] as? String == "cannot read the file: no such file")
+        #expect(r.stderr.contains("456 events: 429 occurrences in the window, 0 errors, 1 unreadable file"))
 
         let notCalendar = runDictee(["events", repositoryRoot.appendingPathComponent("Package.swift").path] + now)
         #expect(notCalendar.code == .dataError)
@@ -67,10 +69,12 @@ struct EventsCommandTests {
     @Test("usage errors exit 64 with a hint", arguments: [
         (["events"], "events needs at least one .ics file"),
         (["events", "a.ics", "--tz", "Mars/Olympus"], "unknown time zone 'Mars/Olympus'"),
-        (["events", "a.ics", "--now", "tomorrow"], "--now: 'tomorrow' is not an ISO 8601 date-time"),
+        (["events", "a.ics", "--now", "tomorrow"], "--now: 'tomorrow' is not a valid ISO 8601 date-time"),
         (["events", "a.ics", "--jsn"], "did you mean '--json'?"),
         (["evnets"], "unknown command 'evnets'; did you mean 'events'?"),
-        (["--verison"], "did you mean"),
+        (["--verison"], "did you mean '--version'?"),
+        (["events", "a.ics", "-j"], "unknown option '-j'; did you mean '--json'?"),
+        (["events", "a.ics", "--now", "2026-02-30"], "is not a valid ISO 8601 date-time"),
     ])
     func usage(_ arguments: [String], _ message: String) {
         let r = runDictee(arguments)
@@ -99,5 +103,20 @@ struct EventsCommandTests {
         #expect(r.code == .ok)
         #expect(r.stdout.contains("-05:00\""))
         #expect(!r.stdout.contains("+01:00\""))
+    }
+
+    @Test("a TZ that is not an IANA name falls back to the system zone, with a warning")
+    func posixTZ() {
+        let r = runDictee(["events", fixture("famille.ics"), "--now", "2026-11-29T17:00:00Z"],
+                          environment: ["TZ": "CET-1CEST"])
+        #expect(r.code == .ok)
+        #expect(r.stderr.contains("warning: TZ='CET-1CEST' is not an IANA zone name"))
+    }
+
+    @Test("the summary line counts in the singular and the plural")
+    func summaryPlurals() {
+        let one = runDictee(["events", fixture("ics/file_end_before_begin.ics"),
+                             "--now", "2026-03-25T12:00:00+01:00", "--tz", "Europe/Paris"])
+        #expect(one.stderr.hasSuffix("1 event: 1 occurrence in the window, 0 errors\n"))
     }
 }

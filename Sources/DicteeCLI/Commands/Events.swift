@@ -26,13 +26,16 @@ extension Dictee {
             This is the only command that prints your calendar's raw titles.
 
             options:
-              --now ISO-8601   the current time (default: the system clock),
-                               e.g. 2026-11-29T18:00:00+01:00
+              --now ISO-8601   the current time (default: the system clock):
+                               2026-11-29T18:00:00+01:00, 2026-11-29T17:00:00Z,
+                               2026-11-29T18:00 (local, in --tz) or 2026-11-29
               --tz IANA        your time zone (default: $TZ or the system zone), e.g. Europe/Paris
               --json           one JSON object: {"occurrences": [...], "errors": [...]}
+                               (warnings, e.g. repaired input, go to stderr only)
 
             exit status: 0 ok; 1 some events could not be read (the others are printed);
-                         64 usage error; 65 a file is unreadable or not a calendar.
+                         64 usage error; 65 a file is unreadable or not a calendar (the other
+                         files are printed; 65 wins over 1).
 
             example:
               dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00 --tz Europe/Paris
@@ -57,7 +60,9 @@ extension Dictee {
             }
             let reader = CalendarReader(
                 zone: zone, window: .around(nowSeconds: now, zone: zone))
-            let result = reader.read(paths: arguments.positionals)
+            // libical prints its own debugging notes ("Encountered END before BEGIN") on stderr;
+            // the reader reports every problem itself, with file and line.
+            let result = StandardError.silenced { reader.read(paths: arguments.positionals) }
 
             if arguments.flags.contains("json") {
                 output.write(json(result, zone: zone))
@@ -76,12 +81,23 @@ extension Dictee {
                     output.warning(located(diagnostic))
                 }
             }
-            let errors = result.errors.count
-            output.diagnostic(
-                "\(result.eventCount) events: \(result.occurrences.count) occurrences in the window, "
-                    + "\(errors) \(errors == 1 ? "error" : "errors")")
+            output.diagnostic(summary(result))
             if !result.fileErrors.isEmpty { return .dataError }
-            return errors > 0 ? .itemErrors : .ok
+            return result.errors.isEmpty ? .ok : .itemErrors
+        }
+
+        /// `456 events: 429 occurrences in the window, 2 errors, 1 unreadable file`.
+        static func summary(_ result: IngestResult) -> String {
+            func count(_ n: Int, _ one: String, _ many: String) -> String {
+                "\(n) \(n == 1 ? one : many)"
+            }
+            var text = count(result.eventCount, "event", "events") + ": "
+                + count(result.occurrences.count, "occurrence", "occurrences") + " in the window, "
+                + count(result.errors.count, "error", "errors")
+            if !result.fileErrors.isEmpty {
+                text += ", " + count(result.fileErrors.count, "unreadable file", "unreadable files")
+            }
+            return text
         }
 
         /// `file:line: message (uid ...)`: this command may name the UID, the parent's own data.
@@ -120,14 +136,9 @@ extension Dictee {
             for error in result.fileErrors {
                 if !first { text += "," }
                 first = false
-                let path: String
-                switch error {
-                case .unreadableFile(let p, _), .notACalendar(let p): path = p
-                case .unknownZone: path = ""
-                }
                 text += "\n" + JSONWriter.object([
-                    ("uid", .null), ("file", .string(path)), ("line", .null),
-                    ("message", .string(error.description)),
+                    ("uid", .null), ("file", .string(error.path ?? "")), ("line", .null),
+                    ("message", .string(error.message)),
                 ])
             }
             for d in result.errors {
