@@ -18,6 +18,11 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // CLDR windowsZones through ICU (Debian libicu-dev): a one-function C doorway, because
         // ICU's headers clash with Foundation's private ICU when imported into Swift.
         .target(
@@ -25,15 +30,24 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]
         ),
 
+        // SHA-256 through OpenSSL's libcrypto (Debian libssl-dev), for the whitelist digest.
+        .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
+
         // Value types shared by every module. Foundation only.
         .target(name: "DicteeCore"),
+
+        // The privacy filter: whitelist, disqualifiers, name capture; the only producer of Moment.
+        .target(name: "PrivacyFilter", dependencies: ["DicteeCore", "CDigest"]),
 
         // RFC 5545 ingestion: libical parsing, recurrence expansion, time zones, the read window.
         .target(name: "Ingest", dependencies: ["DicteeCore", "CLibical", "CICU"]),
 
+        // State in SQLite (WAL): schema, migrations, queue, labels, skills, dictations, run log.
+        .target(name: "Store", dependencies: ["DicteeCore", "CSQLite"]),
+
         // Arguments, commands, output, exit codes. The only module that touches argv, the
         // environment, stdout/stderr and `exit`.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 
@@ -44,6 +58,8 @@ let package = Package(
             resources: []
         ),
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
+        .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

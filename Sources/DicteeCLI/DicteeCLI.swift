@@ -7,7 +7,7 @@ public enum Dictee {
     public static let version = "0.1.0"
 
     /// Every command, in the order `dictee --help` lists them.
-    static let commands: [CommandDescriptor] = [Events.descriptor]
+    static let commands: [CommandDescriptor] = [Events.descriptor, Classify.descriptor]
 }
 
 /// A command's table entry, built from its type (`Events.descriptor`).
@@ -47,6 +47,8 @@ struct CommandContext: @unchecked Sendable {
     var environment: [String: String]
     var output: OutputSink
     var clock: any DicteeCore.Clock
+    /// Reads all of standard input, or `nil` when it is a terminal (nothing piped in).
+    var readStandardInput: () -> String? = { nil }
 }
 
 /// Entry points: `main.swift` calls `DicteeCLI.main()`; tests call `run`.
@@ -57,7 +59,11 @@ public enum DicteeCLI {
         let output = OutputSink.standard(environment: environment)
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
-            output: output)
+            output: output, standardInput: {
+                guard isatty(STDIN_FILENO) == 0 else { return nil }
+                let data = FileHandle.standardInput.readDataToEndOfFile()
+                return String(decoding: data, as: UTF8.self)
+            })
         FileHandle.standardOutput.flushBuffer()
         exit(code.rawValue)
     }
@@ -68,11 +74,14 @@ public enum DicteeCLI {
     ///   - environment: the variables the command may read (`TZ`, `NO_COLOR`, `DICTEE_STATE`...).
     ///   - output: where results and diagnostics go.
     ///   - clock: "now" when `--now` is not given.
+    ///   - standardInput: reads all of stdin, `nil` when there is none (a terminal).
     public static func run(
         arguments: [String], environment: [String: String], output: OutputSink,
-        clock: any DicteeCore.Clock = SystemClock()
+        clock: any DicteeCore.Clock = SystemClock(),
+        standardInput: @escaping () -> String? = { nil }
     ) -> ExitCode {
-        let context = CommandContext(environment: environment, output: output, clock: clock)
+        var context = CommandContext(environment: environment, output: output, clock: clock)
+        context.readStandardInput = standardInput
         guard let first = arguments.first else {
             output.diagnostic(overview)
             return .usage

@@ -1,0 +1,106 @@
+import DicteeCore
+import Foundation
+
+/// The privacy filter's rules, read from the plain-text files an auditor reads in `Whitelists/`:
+/// `moments.tsv` (the closed whitelist of canonical French moments) and `disqualifiers.txt` (words
+/// that make an event sensitive). Deny by default: an event passes only through a form of the
+/// whitelist; disqualifiers are checked first and win (STYLE.md, privacy filter).
+public struct Whitelist: Sendable {
+    /// One surface form of the whitelist, e.g. `anniv` -> `l'anniversaire`.
+    public struct Form: Hashable, Sendable {
+        /// Stable rule id, `M001`...
+        public var id: String
+        /// As families write it, e.g. `goûter d'anniv`.
+        public var form: String
+        /// The canonical phrase with its article, e.g. `le goûter d'anniversaire`.
+        public var phrase: String
+        public var grammar: PhraseGrammar
+        /// Where a first name may follow.
+        public var slot: NameSlot
+        /// `form`, tokenized and folded.
+        public var tokens: [String]
+    }
+
+    /// Where a captured name goes: "l'anniversaire de Tom", "les vacances chez mamie".
+    public enum NameSlot: String, Hashable, Sendable {
+        case none, de, chez
+    }
+
+    /// A word or phrase that disqualifies an event, e.g. `prise de sang`.
+    public struct Disqualifier: Hashable, Sendable {
+        /// Stable id, `D01`...
+        public var id: String
+        public var text: String
+        public var tokens: [String]
+    }
+
+    public var forms: [Form]
+    public var disqualifiers: [Disqualifier]
+    /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
+    /// audit file records both so that an auditor can check which rules produced a moment.
+    public var momentsDigest: String
+    public var disqualifiersDigest: String
+
+    /// Parses the two files' contents.
+    /// - Throws: `WhitelistError` naming the file and line of a malformed row or a duplicate id.
+    public init(moments: String, disqualifiers: String) throws(WhitelistError) {
+        var forms: [Form] = []
+        var seen = Set<String>()
+        for (k, line) in moments.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            if row.isEmpty || row.hasPrefix("#") || k == 0 && row.hasPrefix("id\t") { continue }
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 7,
+                let gender = Gender(rawValue: f[3]), let number = PhraseGrammar.Number(rawValue: f[4]),
+                let slot = NameSlot(rawValue: f[6]), !f[1].isEmpty, !f[2].isEmpty
+            else { throw .malformed(file: "moments.tsv", line: k + 1) }
+            guard seen.insert(f[0]).inserted else { throw .duplicateID(file: "moments.tsv", id: f[0]) }
+            let tokens = Normalizer.tokens(f[1]).map(\.folded)
+            guard !tokens.isEmpty else { throw .malformed(file: "moments.tsv", line: k + 1) }
+            forms.append(Form(
+                id: f[0], form: f[1], phrase: f[2],
+                grammar: PhraseGrammar(gender: gender, number: number, headNoun: f[5]), slot: slot,
+                tokens: tokens))
+        }
+        var found: [Disqualifier] = []
+        for (k, line) in disqualifiers.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            if row.isEmpty || row.hasPrefix("#") { continue }
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
+            guard seen.insert(f[0]).inserted else { throw .duplicateID(file: "disqualifiers.txt", id: f[0]) }
+            let tokens = Normalizer.tokens(f[1]).map(\.folded)
+            guard !tokens.isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
+            found.append(Disqualifier(id: f[0], text: f[1], tokens: tokens))
+        }
+        self.forms = forms
+        self.disqualifiers = found
+        self.momentsDigest = SHA256.hex(Array(moments.utf8))
+        self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
+    }
+
+    /// The rules shipped with this build (`Whitelists/` embedded at build time; a test checks the
+    /// embedded copy is byte-identical to the files).
+    public static let bundled: Whitelist = {
+        do {
+            return try Whitelist(moments: WhitelistFiles.moments, disqualifiers: WhitelistFiles.disqualifiers)
+        } catch {
+            fatalError("the embedded whitelist is malformed: \(error)")
+        }
+    }()
+}
+
+/// A malformed whitelist file.
+public enum WhitelistError: Error, Hashable, Sendable, CustomStringConvertible {
+    case malformed(file: String, line: Int)
+    case duplicateID(file: String, id: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let file, let line):
+            return "Whitelists/\(file):\(line): malformed row (see the header line for the columns)"
+        case .duplicateID(let file, let id):
+            return "Whitelists/\(file): rule id \(id) is used twice"
+        }
+    }
+}
