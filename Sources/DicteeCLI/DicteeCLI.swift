@@ -57,6 +57,7 @@ public enum DicteeCLI {
     public static func main() -> Never {
         let environment = ProcessInfo.processInfo.environment
         let output = OutputSink.standard(environment: environment)
+        StandardError.silencesLibraries = true
         let code = run(
             arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
             output: output, standardInput: {

@@ -6,19 +6,153 @@ enum WhitelistFiles {
     static let moments = #"""
 id	form	phrase	gender	number	head	slot
 M001	piscine	la sortie piscine	f	s	sortie	none
-M002	anniv	l'anniversaire	m	s	anniversaire	de
-M003	vacances	les vacances	f	p	vacances	chez
-M004	sortie	la sortie	f	s	sortie	none
-M005	sortie scolaire	la sortie scolaire	f	s	sortie	none
+M002	sortie piscine	la sortie piscine	f	s	sortie	none
+M003	natation	le cours de natation	m	s	cours	none
+M004	anniversaire	l'anniversaire	m	s	anniversaire	de
+M005	anniv	l'anniversaire	m	s	anniversaire	de
+M006	annif	l'anniversaire	m	s	anniversaire	de
+M007	goûter d'anniversaire	le goûter d'anniversaire	m	s	goûter	de
+M008	goûter d'anniv	le goûter d'anniversaire	m	s	goûter	de
+M009	soirée pyjama	la soirée pyjama	f	s	soirée	chez
+M010	ski	la sortie ski	f	s	sortie	none
+M011	sortie ski	la sortie ski	f	s	sortie	none
+M012	classe de neige	la classe de neige	f	s	classe	none
+M013	classe verte	la classe verte	f	s	classe	none
+M014	colo	la colonie de vacances	f	s	colonie	none
+M015	colonie de vacances	la colonie de vacances	f	s	colonie	none
+M016	sortie scolaire	la sortie scolaire	f	s	sortie	none
+M017	sortie	la sortie	f	s	sortie	none
+M018	judo	le cours de judo	m	s	cours	none
+M019	karaté	le cours de karaté	m	s	cours	none
+M020	danse	le cours de danse	m	s	cours	none
+M021	gala de danse	le gala de danse	m	s	gala	none
+M022	foot	l'entraînement de foot	m	s	entraînement	none
+M023	football	l'entraînement de foot	m	s	entraînement	none
+M024	match de foot	le match de foot	m	s	match	none
+M025	tennis	le cours de tennis	m	s	cours	none
+M026	équitation	le cours d'équitation	m	s	cours	none
+M027	poney	le cours d'équitation	m	s	cours	none
+M028	piano	le cours de piano	m	s	cours	none
+M029	conservatoire	le conservatoire	m	s	conservatoire	none
+M030	chorale	la chorale	f	s	chorale	none
+M031	théâtre	le cours de théâtre	m	s	cours	none
+M032	cirque	le cirque	m	s	cirque	none
+M033	kermesse	la kermesse	f	s	kermesse	none
+M034	fête de l'école	la fête de l'école	f	s	fête	none
+M035	carnaval	le carnaval	m	s	carnaval	none
+M036	spectacle	le spectacle	m	s	spectacle	none
+M037	cinéma	la séance de cinéma	f	s	séance	none
+M038	ciné	la séance de cinéma	f	s	séance	none
+M039	musée	la visite du musée	f	s	visite	none
+M040	zoo	la visite du zoo	f	s	visite	none
+M041	aquarium	la visite de l'aquarium	f	s	visite	none
+M042	bibliothèque	la bibliothèque	f	s	bibliothèque	none
+M043	médiathèque	la bibliothèque	f	s	bibliothèque	none
+M044	pique-nique	le pique-nique	m	s	pique-nique	none
+M045	plage	la journée à la plage	f	s	journée	none
+M046	camping	le camping	m	s	camping	none
+M047	randonnée	la randonnée	f	s	randonnée	none
+M048	rando	la randonnée	f	s	randonnée	none
+M049	vélo	la balade à vélo	f	s	balade	none
+M050	vacances	les vacances	f	p	vacances	chez
+M051	week-end	le week-end	m	s	week-end	chez
+M052	noël	la fête de Noël	f	s	fête	none
+M053	chasse aux œufs	la chasse aux œufs	f	s	chasse	none
+M054	halloween	la fête d'Halloween	f	s	fête	none
+M055	fête foraine	la fête foraine	f	s	fête	none
+M056	centre de loisirs	le centre de loisirs	m	s	centre	none
+M057	centre aéré	le centre de loisirs	m	s	centre	none
+M058	rentrée	la rentrée	f	s	rentrée	none
+M059	vacs	les vacances	f	p	vacances	chez
+M060	we	le week-end	m	s	week-end	chez
+M061	weekend	le week-end	m	s	week-end	chez
+M062	rugby	l'entraînement de rugby	m	s	entraînement	none
+M063	basket	l'entraînement de basket	m	s	entraînement	none
+M064	escalade	le cours d'escalade	m	s	cours	none
+M065	gym	le cours de gym	m	s	cours	none
+M066	concert	le concert	m	s	concert	none
+M067	boum	la boum	f	s	boum	chez
+M068	chasse au trésor	la chasse au trésor	f	s	chasse	none
+M069	patinoire	la sortie à la patinoire	f	s	sortie	none
+M070	accrobranche	la sortie accrobranche	f	s	sortie	none
+M071	bal	le bal	m	s	bal	none
+M072	balade	la balade	f	s	balade	none
+M073	balade à vélo	la balade à vélo	f	s	balade	none
 
 """#
 
     /// Whitelists/disqualifiers.txt
     static let disqualifiers = #"""
-# test
+# Disqualifiers: any of these in an event's title, location or description disqualifies the whole
+# event, even next to a happy word (DOMAIN.md section 5). Checked before the moment forms, and they win.
+# Format: id<TAB>entry. Ids are stable: never renumber, only append.
+# Matching: whole tokens after NFC, case folding and accent folding (é->e, œ->oe), typographic
+# apostrophes and dashes unified, punctuation as separators; a multi-word entry matches consecutive
+# tokens. No stemming: an inflection needs its own entry (vaccins, avocate).
+# First match wins: title, then location, then description; within a text the earliest position, and
+# at the same position the longer entry (juge aux affaires familiales before juge).
 D01	hôpital
-D02	prise de sang
-D03	Dr
+D02	hosto
+D03	clinique
+D04	urgences
+D05	opération
+D06	chirurgie
+D07	IRM
+D08	scanner
+D09	prise de sang
+D10	vaccin
+D11	chimio
+D12	médecin
+D13	docteur
+D14	Dr
+D15	dentiste
+D16	orthodontiste
+D17	kiné
+D18	ostéo
+D19	orthophoniste
+D20	psy
+D21	psychologue
+D22	enterrement
+D23	obsèques
+D24	funérailles
+D25	décès
+D26	deuil
+D27	cimetière
+D28	divorce
+D29	avocat
+D30	juge
+D31	JAF
+D32	tribunal
+D33	notaire
+D34	huissier
+D35	gendarmerie
+D36	commissariat
+D37	prison
+D38	garde alternée
+D39	passation
+D40	médiation
+D41	chômage
+D42	Pôle emploi
+D43	France Travail
+D44	licenciement
+D45	entretien d'embauche
+D46	CAF
+D47	assistante sociale
+D48	résultats
+D49	EHPAD
+D50	maladie
+D51	plainte
+D52	parloir
+D53	pédiatre
+D54	ophtalmo
+D55	psychiatre
+D56	orthophonie
+D57	ortho
+D58	avocate
+D59	vaccins
+D60	hospitalisation
+D61	juge aux affaires familiales
+D62	certificat médical
 
 """#
 }

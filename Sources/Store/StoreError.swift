@@ -36,8 +36,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .open(let path, _), .sqlite(let path, _, _, _), .locked(let path),
-            .misuse(let path, _, _), .missingColumn(let path, _, _), .columnType(let path, _, _, _, _),
-            .migration(let path, _, _),
+            .misuse(let path, _, _), .missingColumn(let path, _, _),
+            .columnType(let path, _, _, _, _), .migration(let path, _, _),
             .newerSchema(let path, _, _), .invalidMigrations(let path, _):
             return path
         }
@@ -58,7 +58,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingColumn(_, let column, let sql):
             return "no column '\(column)' in the result of: \(Self.excerpt(sql))"
         case .columnType(_, let column, let expected, let found, let sql):
-            return "column '\(column)' holds \(found), expected \(expected), in: \(Self.excerpt(sql))"
+            return "column '\(column)' holds \(found), expected \(expected), "
+                + "in: \(Self.excerpt(sql))"
         case .migration(_, let version, let message):
             return "migration \(version) failed and was rolled back, "
                 + "the database stays at schema version \(version - 1): \(message)"

@@ -9,7 +9,9 @@ struct EventReferenceTests {
         let ref = EventReference(uid: uid)
         #expect(ref == EventReference(uid: uid))
         #expect(ref.description.hasPrefix("ev-"))
-        #expect(ref.description.count == 11)
+        #expect(ref.description.count == 15)
+        #expect(EventReference(ref.description) == ref)
+        #expect(EventReference("ev-xyz") == nil)
         #expect(!ref.description.contains("tom"))
         #expect(ref != EventReference(uid: uid + "x"))
     }

@@ -1,0 +1,115 @@
+@_spi(PrivacyFilter) import DicteeCore
+import Foundation
+import Testing
+@testable import PrivacyFilter
+
+/// One row of Fixtures/privacy/titles.tsv: title, location, description, expected decision, phrase,
+/// first name, rule.
+struct TitleCase: CustomStringConvertible, Sendable {
+    var title, location, description_, decision, phrase, firstName, rule: String
+    var description: String { "\(title) | \(location) | \(description_)" }
+
+    static var all: [TitleCase] {
+        guard let text = try? repositoryFile("Fixtures/privacy/titles.tsv") else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 7 else { return nil }
+            return TitleCase(title: f[0], location: f[1], description_: f[2], decision: f[3],
+                             phrase: f[4], firstName: f[5], rule: f[6])
+        }
+    }
+}
+
+@Suite("PrivacyFilter: decisions")
+struct PrivacyFilterTests {
+    let filter = PrivacyFilter()
+
+    @Test("the title table has at least 150 rows covering the three decisions")
+    func tableSize() {
+        let rows = TitleCase.all
+        #expect(rows.count >= 150)
+        #expect(Set(rows.map(\.decision)) == ["moment", "disqualified", "unlabeled"])
+    }
+
+    @Test("table: input title, expected decision, expected phrase", arguments: TitleCase.all)
+    func table(_ row: TitleCase) {
+        let c = filter.classify(title: row.title, location: row.location, description: row.description_)
+        #expect(c.decision.rawValue == row.decision)
+        #expect((c.phrase ?? "") == row.phrase)
+        #expect((c.firstName ?? "") == row.firstName)
+        #expect((c.rule ?? "") == row.rule)
+    }
+
+    @Test("word-boundary hazards never match inside a word", arguments: [
+        "Expo Kandinsky", "Coloscopie papa", "Footing maman", "Zoom travail", "Vacciné ?",
+        "Café avec Sophie", "Vacances Drôme", "Concert pianiste", "Sortie vélodrome", "Plagiat",
+        "Éval orthographe", "skipper", "coloriage",
+    ])
+    func hazards(_ title: String) {
+        let c = filter.classify(title: title)
+        let tokens = Set(Normalizer.tokens(title).map(\.folded))
+        if c.decision == .moment, let form = c.form {
+            // A moment is fine only through a whole token of the title (e.g. "vacances", "sortie").
+            #expect(form.tokens.allSatisfy(tokens.contains), "\(title) -> \(form.form)")
+        }
+        if c.decision == .disqualified {
+            let d = filter.whitelist.disqualifiers.first { $0.id == c.rule }!
+            #expect(d.tokens.allSatisfy(tokens.contains), "\(title) -> \(d.text)")
+        }
+    }
+
+    @Test("a disqualifier anywhere wins over any form")
+    func disqualifierWins() {
+        #expect(filter.classify(title: "Anniversaire de mamie à l'hôpital").decision == .disqualified)
+        #expect(filter.classify(title: "Anniv de Tom", location: "Clinique du Parc").decision == .disqualified)
+        #expect(filter.classify(title: "Piscine", description: "puis prise de sang").decision == .disqualified)
+    }
+
+    @Test("names: capitalised, after de/d' or directly after a de-slot form, or after chez", arguments: [
+        ("Anniv de Tom", "l'anniversaire de Tom", "Tom"),
+        ("annif Léa", "l'anniversaire de Léa", "Léa"),
+        ("Anniversaire d'Anaïs", "l'anniversaire d'Anaïs", "Anaïs"),
+        ("anniv Hugo", "l'anniversaire d'Hugo", "Hugo"),
+        ("Anniv de tom", "l'anniversaire", ""),
+        ("Anniv de Jean-Pierre", "l'anniversaire de Jean-Pierre", "Jean-Pierre"),
+        ("Anniv de Jean-Pierre-Marie", "l'anniversaire", ""),
+        ("Anniv de Abcdefghijklmnopqrstu", "l'anniversaire", ""),
+        ("Vacances chez mamie", "les vacances chez mamie", "mamie"),
+        ("Vacances chez Jules", "les vacances chez Jules", "Jules"),
+        ("Vacances chez les voisins", "les vacances", ""),
+        ("Piscine avec Tom", "la sortie piscine", ""),
+    ])
+    func names(_ title: String, _ phrase: String, _ name: String) {
+        let c = filter.classify(title: title)
+        #expect(c.decision == .moment)
+        #expect(c.phrase == phrase)
+        #expect((c.firstName ?? "") == name)
+    }
+
+    @Test("the longest form wins, ties go to the earliest")
+    func longest() {
+        #expect(filter.classify(title: "Sortie scolaire").phrase == "la sortie scolaire")
+        #expect(filter.classify(title: "Sortie piscine puis sortie").phrase == "la sortie piscine")
+        #expect(filter.classify(title: "Gala de danse").phrase == "le gala de danse")
+        #expect(filter.classify(title: "Match de foot U9").phrase == "le match de foot")
+        #expect(filter.classify(title: "judo puis tennis").phrase == "le cours de judo")
+    }
+
+    @Test("a parent's label is normalised and checked against the disqualifiers")
+    func labels() {
+        let ref = EventReference(uid: "x")
+        let date = EventTime.date(CalendarDate(year: 2026, month: 12, day: 1))
+        let ok = filter.moment(label: "  la  visite   chez\u{2019}mamie ", eventReference: ref,
+                               start: date, end: date, isRecurring: false)
+        #expect((try? ok.get())?.phrase == "la visite chez'mamie")
+        #expect((try? ok.get())?.rule == "label")
+        let bad = filter.moment(label: "RDV dentiste", eventReference: ref, start: date, end: date,
+                                isRecurring: false)
+        guard case .failure(.disqualified) = bad else {
+            Issue.record("a label with a disqualifier was accepted")
+            return
+        }
+        #expect(filter.moment(label: "   ", eventReference: ref, start: date, end: date,
+                              isRecurring: false) == .failure(.empty))
+    }
+}

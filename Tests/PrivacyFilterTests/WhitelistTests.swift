@@ -1,0 +1,112 @@
+import DicteeCore
+import Foundation
+import Testing
+@testable import PrivacyFilter
+
+@Suite("Whitelist: the rule files an auditor reads")
+struct WhitelistTests {
+    @Test("exactly 73 forms and 62 disqualifiers, unique ids")
+    func counts() {
+        let w = Whitelist.bundled
+        #expect(w.forms.count == 73)
+        #expect(w.disqualifiers.count == 62)
+        #expect(Set(w.forms.map(\.id)).count == 73)
+        #expect(Set(w.disqualifiers.map(\.id)).count == 62)
+    }
+
+    @Test("the forms the issue requires are there, with their phrases", arguments: [
+        ("piscine", "la sortie piscine"), ("sortie piscine", "la sortie piscine"),
+        ("natation", "le cours de natation"), ("anniv", "l'anniversaire"), ("annif", "l'anniversaire"),
+        ("goûter d'anniv", "le goûter d'anniversaire"), ("soirée pyjama", "la soirée pyjama"),
+        ("ski", "la sortie ski"), ("colo", "la colonie de vacances"), ("sortie", "la sortie"),
+        ("foot", "l'entraînement de foot"), ("match de foot", "le match de foot"),
+        ("poney", "le cours d'équitation"), ("ciné", "la séance de cinéma"),
+        ("zoo", "la visite du zoo"), ("médiathèque", "la bibliothèque"),
+        ("plage", "la journée à la plage"), ("rando", "la randonnée"), ("vélo", "la balade à vélo"),
+        ("vacances", "les vacances"), ("week-end", "le week-end"), ("chasse aux œufs", "la chasse aux œufs"),
+        ("centre aéré", "le centre de loisirs"), ("rentrée", "la rentrée"),
+    ])
+    func requiredForms(_ form: String, _ phrase: String) {
+        let found = Whitelist.bundled.forms.first { $0.form == form }
+        #expect(found?.phrase == phrase, "form \(form)")
+    }
+
+    @Test("name slots: de for birthdays, chez for holidays and week-ends")
+    func slots() {
+        let w = Whitelist.bundled
+        func slot(_ form: String) -> Whitelist.NameSlot? { w.forms.first { $0.form == form }?.slot }
+        #expect(slot("anniversaire") == .de)
+        #expect(slot("goûter d'anniversaire") == .de)
+        #expect(slot("soirée pyjama") == .chez)
+        #expect(slot("vacances") == .chez)
+        #expect(slot("week-end") == .chez)
+        #expect(slot("piscine") == Whitelist.NameSlot.none)
+    }
+
+    @Test("the disqualifiers the issue requires are there", arguments: [
+        "hôpital", "hosto", "clinique", "urgences", "opération", "chirurgie", "IRM", "scanner",
+        "prise de sang", "vaccin", "chimio", "médecin", "docteur", "Dr", "dentiste", "orthodontiste",
+        "kiné", "ostéo", "orthophoniste", "psy", "psychologue", "enterrement", "obsèques",
+        "funérailles", "décès", "deuil", "cimetière", "divorce", "avocat", "juge", "JAF", "tribunal",
+        "notaire", "huissier", "gendarmerie", "commissariat", "prison", "garde alternée", "passation",
+        "médiation", "chômage", "Pôle emploi", "France Travail", "licenciement",
+        "entretien d'embauche", "CAF", "assistante sociale", "résultats", "EHPAD", "maladie",
+    ])
+    func requiredDisqualifiers(_ word: String) {
+        let folded = Normalizer.tokens(word).map(\.folded)
+        #expect(Whitelist.bundled.disqualifiers.contains { $0.tokens == folded }, "\(word)")
+    }
+
+    @Test("no form is also a disqualifier or contains one")
+    func disjoint() {
+        let w = Whitelist.bundled
+        for form in w.forms {
+            for d in w.disqualifiers where d.tokens.count <= form.tokens.count {
+                for i in 0...(form.tokens.count - d.tokens.count) {
+                    #expect(Array(form.tokens[i..<(i + d.tokens.count)]) != d.tokens,
+                            "\(form.id) contains \(d.id)")
+                }
+            }
+        }
+    }
+
+    @Test("the binary embeds exactly the files in Whitelists/ (run Scripts/gen-whitelists after editing)")
+    func embeddedCopyIsCurrent() throws {
+        #expect(WhitelistFiles.moments == (try repositoryFile("Whitelists/moments.tsv")))
+        #expect(WhitelistFiles.disqualifiers == (try repositoryFile("Whitelists/disqualifiers.txt")))
+    }
+
+    @Test("digests are the SHA-256 sha256sum prints for each file")
+    func digests() throws {
+        let w = Whitelist.bundled
+        #expect(w.momentsDigest == SHA256.hex(Array(try repositoryFile("Whitelists/moments.tsv").utf8)))
+        #expect(SHA256.hex(Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(w.momentsDigest.count == 64 && w.disqualifiersDigest.count == 64)
+    }
+
+    @Test("malformed files are refused with file and line")
+    func malformed() {
+        #expect(throws: WhitelistError.malformed(file: "moments.tsv", line: 2)) {
+            try Whitelist(moments: "id\tform\tphrase\tgender\tnumber\thead\tslot\nM1\tx\n", disqualifiers: "")
+        }
+        #expect(throws: WhitelistError.duplicateID(file: "disqualifiers.txt", id: "D1")) {
+            try Whitelist(moments: "", disqualifiers: "D1\ta\nD1\tb\n")
+        }
+    }
+}
+
+@Suite("Privacy boundary: only PrivacyFilter creates a Moment")
+struct BoundaryTests {
+    @Test("no source file outside Sources/PrivacyFilter imports the Moment-making SPI")
+    func spiIsPrivate() throws {
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?
+            .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 10)
+        for file in files where !file.hasPrefix("PrivacyFilter/") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("@_spi(PrivacyFilter) import"), "\(file) imports the SPI")
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import Store
+
+/// A small schema in three steps; step 2 needs step 1's table, step 3 rebuilds a table (the
+/// foreign-keys-off procedure).
+private let steps = [
+    Migration(
+        version: 1,
+        sql: """
+            CREATE TABLE child (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL);
+            CREATE TABLE moment (id INTEGER PRIMARY KEY,
+                                 child_id INTEGER NOT NULL REFERENCES child(id),
+                                 phrase TEXT NOT NULL);
+            """),
+    Migration(version: 2, sql: "ALTER TABLE child ADD COLUMN grade TEXT NOT NULL DEFAULT 'CE1';"),
+    Migration(
+        version: 3,
+        sql: """
+            CREATE TABLE child_new (id INTEGER PRIMARY KEY, first_name TEXT NOT NULL,
+                                    grade TEXT NOT NULL DEFAULT 'CE1' CHECK (grade IN ('CE1', 'CE2', 'CM1', 'CM2')));
+            INSERT INTO child_new SELECT id, first_name, grade FROM child;
+            DROP TABLE child;
+            ALTER TABLE child_new RENAME TO child;
+            """),
+]
+
+/// Every table and index definition, then every row of `child` and `moment`, as text.
+private func snapshot(_ db: Database) throws -> [String] {
+    let schema = try db.query("SELECT type, name, sql FROM sqlite_schema ORDER BY type, name").map {
+        "\(try $0.string("type")) \(try $0.string("name")): \(try $0.optionalString("sql") ?? "")"
+    }
+    let tables = Set(try db.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map {
+        try $0.string("name")
+    })
+    var rows: [String] = []
+    for table in ["child", "moment"] where tables.contains(table) {
+        rows += try db.query("SELECT * FROM \(table) ORDER BY id").map { "\($0.values)" }
+    }
+    return schema + rows + ["user_version \(try db.schemaVersion())"]
+}
+
+@Suite("Migrations")
+struct MigrationsTests {
+    @Test("a new database gets every migration, in order")
+    func appliesInOrder() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try db.schemaVersion() == 0)
+            #expect(try migrate(db, steps) == [1, 2, 3])
+            #expect(try db.schemaVersion() == 3)
+            try db.execute("INSERT INTO child (first_name, grade) VALUES (?, ?)", ["Zoé", "CM1"])
+            #expect(throws: StoreError.self) {  // step 3's CHECK is there
+                try db.execute("INSERT INTO child (first_name, grade) VALUES (?, ?)", ["Léo", "6e"])
+            }
+            // Foreign keys are enforced again after the migration.
+            #expect(try db.query("PRAGMA foreign_keys").first?.int(0) == 1)
+            #expect(throws: StoreError.self) {
+                try db.execute("INSERT INTO moment (child_id, phrase) VALUES (?, ?)", [99, "x"])
+            }
+        }
+    }
+
+    @Test("running the migrations again changes nothing, from the same or another connection")
+    func idempotent() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            try migrate(db, steps)
+            try db.execute("INSERT INTO child (first_name) VALUES (?)", ["Anaïs"])
+            try db.execute("INSERT INTO moment (child_id, phrase) VALUES (1, ?)", ["la piscine"])
+            let before = try snapshot(db)
+            #expect(try migrate(db, steps) == [])
+            #expect(try snapshot(db) == before)
+            let other = try Database(path: path)
+            #expect(try migrate(other, steps) == [])
+            #expect(try snapshot(other) == before)
+        }
+    }
+
+    @Test("an older database gets only the missing migrations, and keeps its rows")
+    func appliesOnlyTheMissingOnes() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try migrate(db, Array(steps.prefix(1))) == [1])
+            try db.execute("INSERT INTO child (first_name) VALUES (?)", ["Noé"])
+            try db.execute("INSERT INTO moment (child_id, phrase) VALUES (1, ?)", ["le judo"])
+            #expect(try migrate(db, steps) == [2, 3])
+            let row = try #require(try db.query("SELECT first_name, grade FROM child").first)
+            #expect(try row.string("first_name") == "Noé")
+            #expect(try row.string("grade") == "CE1")
+            // The moment still points at its child through the rebuilt table.
+            let joined = try db.query(
+                "SELECT phrase FROM moment JOIN child ON child.id = moment.child_id")
+            #expect(try joined.map { try $0.string("phrase") } == ["le judo"])
+        }
+    }
+
+    @Test("a database written by a newer dictee is refused and left untouched")
+    func refusesNewerDatabase() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            try db.execute("PRAGMA user_version = 7")
+            let before = try snapshot(db)
+            let error = #expect(throws: StoreError.self) { try migrate(db, steps) }
+            #expect(error == .newerSchema(path: path, found: 7, known: 3))
+            #expect(error?.description.hasPrefix(path + ": ") == true)
+            #expect(error?.description.contains("was written by a newer dictee") == true)
+            #expect(try snapshot(db) == before)
+        }
+    }
+
+    @Test("a failing migration is rolled back whole and the previous version stays")
+    func failingMigrationLeavesPreviousVersion() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            try migrate(db, Array(steps.prefix(2)))
+            try db.execute("INSERT INTO child (first_name) VALUES (?)", ["Lou"])
+            let before = try snapshot(db)
+
+            let broken = Migration(
+                version: 3,
+                sql: """
+                    CREATE TABLE skill (id INTEGER PRIMARY KEY);
+                    ALTER TABLE child ADD COLUMN birthday TEXT;
+                    INSERT INTO nowhere VALUES (1);
+                    """)
+            let error = #expect(throws: StoreError.self) {
+                try migrate(db, Array(steps.prefix(2)) + [broken])
+            }
+            guard case .migration(let errorPath, let version, let message)? = error else {
+                Issue.record("expected .migration, got \(String(describing: error))")
+                return
+            }
+            #expect(errorPath == path)
+            #expect(version == 3)
+            #expect(message.contains("no such table: nowhere"))
+            #expect(
+                error?.description.hasPrefix(
+                    path + ": migration 3 failed and was rolled back, the database stays at schema version 2")
+                    == true)
+            #expect(try snapshot(db) == before)  // no `skill` table, no `birthday` column
+            #expect(!db.isInTransaction)
+            #expect(try db.query("PRAGMA foreign_keys").first?.int(0) == 1)
+
+            // Fixed, the migration then applies.
+            #expect(try migrate(db, steps) == [3])
+        }
+    }
+
+    @Test("a migration that leaves a broken foreign key is rolled back")
+    func foreignKeyCheck() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            try migrate(db, steps)
+            try db.execute("INSERT INTO child (first_name) VALUES (?)", ["Mia"])
+            try db.execute("INSERT INTO moment (child_id, phrase) VALUES (1, ?)", ["la kermesse"])
+            let orphaning = Migration(version: 4, sql: "DELETE FROM child;")
+            let error = #expect(throws: StoreError.self) { try migrate(db, steps + [orphaning]) }
+            guard case .migration(_, 4, let message)? = error else {
+                Issue.record("expected .migration(4), got \(String(describing: error))")
+                return
+            }
+            #expect(message == "1 row(s) break a foreign key (first in table 'moment')")
+            #expect(try db.schemaVersion() == 3)
+            #expect(try db.query("SELECT count(*) AS n FROM child").first?.int("n") == 1)
+        }
+    }
+
+    @Test(
+        "a wrong migration list is refused before anything is applied",
+        arguments: [
+            ([1, 1, 2], "version 1 appears twice"),
+            ([1, 3], "version 2 is missing (the list goes on with 3)"),
+            ([2, 3], "version 1 is missing (the list goes on with 2)"),
+            ([0, 1], "versions start at 1, found 0"),
+            ([2, 1], "version 2 is listed in position 1; keep the list in order"),
+        ])
+    func refusesWrongLists(versions: [Int], message: String) throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            let list = versions.map { Migration(version: $0, sql: "CREATE TABLE t\($0) (a);") }
+            let error = #expect(throws: StoreError.self) { try migrate(db, list) }
+            #expect(error == .invalidMigrations(path: path, message: message))
+            #expect(try db.schemaVersion() == 0)
+            #expect(try db.query("SELECT count(*) AS n FROM sqlite_schema").first?.int("n") == 0)
+        }
+    }
+
+    @Test("an empty list leaves a new database at version 0")
+    func emptyList() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try migrate(db, []) == [])
+            #expect(try db.schemaVersion() == 0)
+        }
+    }
+
+    @Test("migrate refuses to run inside a transaction")
+    func refusesInsideTransaction() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            try db.transaction {
+                #expect(throws: StoreError.self) { try migrate(db, steps) }
+            }
+            #expect(try db.schemaVersion() == 0)
+        }
+    }
+}
