@@ -47,7 +47,7 @@ let package = Package(
 
         // Arguments, commands, output, exit codes. The only module that touches argv, the
         // environment, stdout/stderr and `exit`.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 

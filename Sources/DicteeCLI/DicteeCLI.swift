@@ -7,7 +7,10 @@ public enum Dictee {
     public static let version = "0.1.0"
 
     /// Every command, in the order `dictee --help` lists them.
-    static let commands: [CommandDescriptor] = [Events.descriptor, Classify.descriptor]
+    static let commands: [CommandDescriptor] = [
+        Events.descriptor, Classify.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
+        Review.descriptor, Suggestions.descriptor, Audit.descriptor,
+    ]
 }
 
 /// A command's table entry, built from its type (`Events.descriptor`).
@@ -49,6 +52,12 @@ struct CommandContext: @unchecked Sendable {
     var clock: any DicteeCore.Clock
     /// Reads all of standard input, or `nil` when it is a terminal (nothing piped in).
     var readStandardInput: () -> String? = { nil }
+    /// Reads one line typed by the user (interactive commands), `nil` at the end of input.
+    var readLine: () -> String? = { nil }
+    /// Whether stdin and stdout are a terminal (interactive commands).
+    var isInteractive = false
+    /// `--state PATH` given before the command, if any.
+    var statePath: String?
 }
 
 /// Entry points: `main.swift` calls `DicteeCLI.main()`; tests call `run`.
@@ -64,7 +73,12 @@ public enum DicteeCLI {
                 guard isatty(STDIN_FILENO) == 0 else { return nil }
                 let data = FileHandle.standardInput.readDataToEndOfFile()
                 return String(decoding: data, as: UTF8.self)
-            })
+            },
+            readLine: {
+                FileHandle.standardOutput.flushBuffer()
+                return Swift.readLine(strippingNewline: true)
+            },
+            isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
         FileHandle.standardOutput.flushBuffer()
         exit(code.rawValue)
     }
@@ -79,10 +93,28 @@ public enum DicteeCLI {
     public static func run(
         arguments: [String], environment: [String: String], output: OutputSink,
         clock: any DicteeCore.Clock = SystemClock(),
-        standardInput: @escaping () -> String? = { nil }
+        standardInput: @escaping () -> String? = { nil },
+        readLine: @escaping () -> String? = { nil }, isInteractive: Bool = false
     ) -> ExitCode {
         var context = CommandContext(environment: environment, output: output, clock: clock)
         context.readStandardInput = standardInput
+        context.readLine = readLine
+        context.isInteractive = isInteractive
+        var arguments = arguments
+        // Global options before the command: --state PATH (or --state=PATH).
+        while let first = arguments.first, first == "--state" || first.hasPrefix("--state=") {
+            if first == "--state" {
+                guard arguments.count >= 2 else {
+                    output.error("option '--state' needs a value")
+                    return .usage
+                }
+                context.statePath = arguments[1]
+                arguments.removeFirst(2)
+            } else {
+                context.statePath = String(first.dropFirst("--state=".count))
+                arguments.removeFirst()
+            }
+        }
         guard let first = arguments.first else {
             output.diagnostic(overview)
             return .usage
@@ -149,7 +181,9 @@ public enum DicteeCLI {
         }
         text += """
 
-            options: --help (also after a command), --version
+            options: --state PATH (before the command: the state database; default
+                     $DICTEE_STATE, else $XDG_DATA_HOME/dictee/dictee.sqlite),
+                     --help (also after a command), --version
             run 'dictee <command> --help' for a command's options and an example.
             """
         return text

@@ -20,3 +20,4 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
 
     public var description: String { String(rawValue) }
 }
+extension ExitCode: Error {}

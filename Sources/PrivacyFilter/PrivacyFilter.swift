@@ -197,7 +197,7 @@ public struct PrivacyFilter: Sendable {
 
     /// "l'anniversaire" + "Anaïs" -> "l'anniversaire d'Anaïs"; "les vacances" + "mamie" (chez) ->
     /// "les vacances chez mamie". `de` is elided before a vowel or a mute h.
-    static func render(_ phrase: String, slot: Whitelist.NameSlot, name: String?) -> String {
+    public static func render(_ phrase: String, slot: Whitelist.NameSlot, name: String?) -> String {
         guard let name else { return phrase }
         switch slot {
         case .none: return phrase

@@ -1,0 +1,94 @@
+import DicteeCore
+import Foundation
+import PrivacyFilter
+import Store
+
+extension Dictee {
+    /// `dictee audit PATH [--verify] [--json]`: summarises and checks an audit file.
+    struct Audit: Command {
+        static let name = "audit"
+        static let summary = "summarise and verify an audit file (what may reach a model)"
+        static let options = OptionSpec(valued: [], flags: ["verify", "json"])
+        static let help = """
+            usage: dictee [--state PATH] audit PATH [--verify] [--json]
+
+            Summarises an audit file written by 'dictee ingest --audit PATH': the window, the
+            counts per decision, the moments per rule. With --verify, checks that every line's
+            phrase comes from the whitelist (Whitelists/moments.tsv, with the name rendered as
+            the filter renders it) or from a label the parent gave (in the state), that every
+            name passes the name pattern, and that no line carries any other text; exits 1 with
+            the offending line numbers otherwise.
+
+            example:
+              dictee audit audit.jsonl --verify
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+                output.error("audit needs one audit file")
+                output.hint("dictee audit audit.jsonl --verify")
+                return .usage
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                output.error("\(path): cannot read the audit file")
+                return .dataError
+            }
+            var labels = Set<String>()
+            if arguments.flags.contains("verify") {
+                switch StateOptions.open(context) {
+                case .success(let store):
+                    do { labels = Set(try store.labels().values) } catch {
+                        return StateOptions.report(error, context)
+                    }
+                case .failure(let code):
+                    return code
+                }
+            }
+            let report = AuditFile.verify(
+                String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels)
+            let verify = arguments.flags.contains("verify")
+            if arguments.flags.contains("json") {
+                var fields: [(String, JSONWriter.Value)] = [("moments", .int(report.lines))]
+                if verify {
+                    fields.append(("verified", .bool(report.problems.isEmpty)))
+                    fields.append(("whitelist_changed", .bool(report.whitelistChanged)))
+                }
+                let rules = report.byRule.sorted { $0.key < $1.key }
+                    .map { JSONWriter.quoted($0.key) + ":\($0.value)" }.joined(separator: ",")
+                var text = String(JSONWriter.object(fields).dropLast()) + ",\"by_rule\":{\(rules)}"
+                if verify {
+                    text += ",\"problems\":[" + report.problems.map {
+                        JSONWriter.object([("line", .int($0.line)), ("reason", .string($0.reason))])
+                    }.joined(separator: ",") + "]"
+                }
+                output.line(text + "}")
+            } else {
+                if let now = report.window["now"], let tz = report.window["tz"] {
+                    output.line("window: now \(now) (\(tz)); one-off events from \(report.window["one_off_from"] ?? "?"), "
+                                + "recurring from \(report.window["recurring_from"] ?? "?"), to \(report.window["to"] ?? "?")")
+                }
+                if !report.counts.isEmpty {
+                    let order = ["events", "occurrences", "moments", "disqualified", "unlabeled", "to_label", "errors"]
+                    output.line("counts: " + order.compactMap { key in report.counts[key].map { "\($0) \(key.replacingOccurrences(of: "_", with: " "))" } }
+                        .joined(separator: ", "))
+                }
+                output.line("\(report.lines) moment lines: " + report.byRule.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                if verify {
+                    if report.whitelistChanged {
+                        output.warning("the whitelist digests differ from this dictee's Whitelists/ files; phrases were checked against the current files")
+                    }
+                    for problem in report.problems {
+                        output.error("\(path):\(problem.line): \(problem.reason)")
+                    }
+                    output.line(report.problems.isEmpty
+                        ? "verified: every line is a whitelist phrase or a parent's label, with a valid name"
+                        : "not verified: \(report.problems.count) offending \(report.problems.count == 1 ? "line" : "lines")")
+                }
+            }
+            return verify && !report.problems.isEmpty ? .itemErrors : .ok
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import DicteeCore
+import Foundation
+import Ingest
+import PrivacyFilter
+import Store
+
+extension Dictee {
+    /// `dictee ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the
+    /// calendars, keeps the read window, passes every occurrence through the privacy filter and
+    /// stores the decisions (one transaction). No calendar text is stored, logged or printed.
+    struct IngestCommand: Command {
+        static let name = "ingest"
+        static let summary = "read calendars through the privacy filter into the family's state"
+        static let options = OptionSpec(valued: TimeOptions.names + ["audit"], flags: ["json"])
+        static let help = """
+            usage: dictee [--state PATH] ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA]
+
+            Reads .ics files, keeps the occurrences of the read window, and passes each one
+            through the privacy filter: a moment (canonical phrase from the whitelist, at most one
+            first name), disqualified (a sensitive word in the title, place or description), or
+            unlabeled (no name kept; the parent labels or rejects it with 'dictee review').
+            Only the decisions are stored, never a title. Ingesting the same file again changes
+            nothing.
+
+            options:
+              --audit PATH     also write the audit file: a header, then one JSON line per
+                               moment that may reach a model; check it with 'dictee audit'
+              --now, --tz      as for 'dictee events'
+              --json           print the counts as JSON
+
+            example:
+              dictee ingest Fixtures/famille.ics --audit audit.jsonl --now 2026-11-29T18:00:00+01:00
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard !arguments.positionals.isEmpty else {
+                output.error("ingest needs at least one .ics file")
+                output.hint("dictee ingest Fixtures/famille.ics")
+                return .usage
+            }
+            let zone: CalendarZone
+            let now: Int64
+            do {
+                zone = try TimeOptions.zone(arguments, context)
+                now = try TimeOptions.now(arguments, context, zone: zone)
+            } catch {
+                output.error(error.description)
+                return .usage
+            }
+            let store: StateStore
+            switch StateOptions.open(context) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let window = ReadWindow.around(nowSeconds: now, zone: zone)
+            let result = StandardError.silenced {
+                CalendarReader(zone: zone, window: window).read(paths: arguments.positionals)
+            }
+            let filter = PrivacyFilter()
+            let labels: [EventReference: String]
+            let rejected: Set<EventReference>
+            do {
+                labels = try store.labels()
+                rejected = try store.rejectedEvents()
+            } catch {
+                return StateOptions.report(error, context)
+            }
+
+            var decisions: [(decision: OccurrenceDecision, source: String)] = []
+            var entries: [AuditFile.Entry] = []
+            var moments = 0, disqualified = 0, unlabeled = 0
+            var toLabel = Set<EventReference>()
+            for occurrence in result.occurrences {
+                let ref = occurrence.eventReference
+                var decision: OccurrenceDecision
+                switch filter.filter(occurrence) {
+                case .moment(let m):
+                    decision = .moment(m)
+                case .disqualified(let rule):
+                    decision = .disqualified(rule: rule, event: ref, start: occurrence.start,
+                                             end: occurrence.end, isRecurring: occurrence.isRecurring)
+                case .unlabeled:
+                    decision = .unlabeled(event: ref, start: occurrence.start, end: occurrence.end,
+                                          isRecurring: occurrence.isRecurring)
+                    if let label = labels[ref], case .success(let m) = filter.moment(
+                        label: label, eventReference: ref, start: occurrence.start,
+                        end: occurrence.end, isRecurring: occurrence.isRecurring)
+                    {
+                        decision = .moment(m)
+                    }
+                }
+                switch decision {
+                case .moment(let m):
+                    moments += 1
+                    entries.append(AuditFile.Entry(moment: m, date: localDate(m.start, zone)))
+                case .disqualified: disqualified += 1
+                case .unlabeled:
+                    unlabeled += 1
+                    if !rejected.contains(ref) { toLabel.insert(ref) }
+                }
+                decisions.append((decision, occurrence.source.file))
+            }
+            do {
+                try store.record(decisions)
+            } catch {
+                return StateOptions.report(error, context)
+            }
+
+            let errors = result.errors.count + result.fileErrors.count
+            let counts: [(String, Int)] = [
+                ("events", result.eventCount), ("occurrences", result.occurrences.count),
+                ("moments", moments), ("disqualified", disqualified), ("unlabeled", unlabeled),
+                ("to_label", toLabel.count), ("errors", errors),
+            ]
+            if let auditPath = arguments.values["audit"] {
+                let text = AuditFile.render(
+                    whitelist: filter.whitelist,
+                    window: [
+                        ("now", zone.iso8601(.instant(now))), ("tz", zone.identifier),
+                        ("one_off_from", zone.iso8601(.instant(window.oneOff.lowerBound))),
+                        ("recurring_from", zone.iso8601(.instant(window.recurring.lowerBound))),
+                        ("to", zone.iso8601(.instant(window.oneOff.upperBound))),
+                    ],
+                    counts: counts, entries: entries)
+                do {
+                    try Data(text.utf8).write(to: URL(fileURLWithPath: auditPath), options: .atomic)
+                } catch {
+                    output.error("\(auditPath): cannot write the audit file")
+                    return .internalError
+                }
+            }
+
+            // Problems name the file, line and event reference, never the UID or the text.
+            for error in result.fileErrors { output.error(error.description) }
+            for d in result.diagnostics {
+                if d.severity == .error { output.error(d.description.replacingOccurrences(of: ": error: ", with: ": ")) }
+                else { output.warning(d.description.replacingOccurrences(of: ": warning: ", with: ": ")) }
+            }
+            if arguments.flags.contains("json") {
+                output.line(JSONWriter.object(counts.map { ($0.0, .int($0.1)) }))
+            } else {
+                output.line("\(result.eventCount) events: \(moments) moments, \(disqualified) disqualified, "
+                            + "\(toLabel.count) to label, \(errors) \(errors == 1 ? "error" : "errors")")
+            }
+            if !toLabel.isEmpty {
+                output.hint("run 'dictee review' to label \(toLabel.count) \(toLabel.count == 1 ? "event" : "events")")
+            }
+            if !result.fileErrors.isEmpty { return .dataError }
+            return result.errors.isEmpty ? .ok : .itemErrors
+        }
+
+        static func localDate(_ t: EventTime, _ zone: CalendarZone) -> String {
+            switch t {
+            case .date(let d): return d.description
+            case .instant(let s): return zone.date(at: s).description
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import DicteeCore
+import Foundation
+import Ingest
+import PrivacyFilter
+import Store
+
+extension Dictee {
+    /// `dictee review [--show-titles]`: the parent's review queue, one event at a time, on a TTY.
+    struct Review: Command {
+        static let name = "review"
+        static let summary = "label or reject, one by one, the events waiting for the parent"
+        static let options = OptionSpec(valued: ["tz"], flags: ["show-titles"])
+        static let help = """
+            usage: dictee review [--show-titles] [--tz IANA]
+
+            Shows each event waiting for a label, one at a time: date, time, duration and
+            recurrence. No title is stored, so none is shown, unless --show-titles re-reads the
+            calendar file for this terminal only. Answer [l]abel (then type your own words),
+            [r]eject (never suggested again), [s]kip or [q]uit.
+            Without a terminal, use 'dictee suggestions list|label|reject'.
+
+            example:
+              dictee review --show-titles
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard context.isInteractive else {
+                output.error("review needs a terminal")
+                output.hint("use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'")
+                return .usage
+            }
+            let zone: CalendarZone
+            do { zone = try TimeOptions.zone(arguments, context) } catch {
+                output.error(error.description)
+                return .usage
+            }
+            let store: StateStore
+            switch StateOptions.open(context) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let pending: [Suggestion]
+            do { pending = try store.pendingSuggestions() } catch {
+                return StateOptions.report(error, context)
+            }
+            if pending.isEmpty {
+                output.line("no event waiting for a label")
+                return .ok
+            }
+            var labeled = 0, rejected = 0
+            for (k, suggestion) in pending.enumerated() {
+                output.line("")
+                output.line("[\(k + 1)/\(pending.count)] \(Suggestions.describe(suggestion, zone))")
+                if arguments.flags.contains("show-titles"), let title = title(of: suggestion, zone: zone) {
+                    output.line("      title (this terminal only): \(title)")
+                }
+                answer: while true {
+                    output.write("[l]abel, [r]eject, [s]kip, [q]uit? ")
+                    guard let reply = context.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+                        output.line("")
+                        break
+                    }
+                    switch reply.first {
+                    case "l":
+                        output.write("your words (e.g. la sortie au parc): ")
+                        guard let text = context.readLine(), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                            continue answer
+                        }
+                        if Suggestions.label(id: suggestion.id, text: text, store: store, context: context) == .ok {
+                            labeled += 1
+                            break answer
+                        }
+                    case "r":
+                        do { try store.reject(suggestion: suggestion.id) } catch {
+                            return StateOptions.report(error, context)
+                        }
+                        rejected += 1
+                        output.line("rejected: never suggested again")
+                        break answer
+                    case "s", nil:
+                        break answer
+                    case "q":
+                        output.line("\(labeled) labeled, \(rejected) rejected")
+                        return .ok
+                    default:
+                        continue answer
+                    }
+                }
+            }
+            output.line("\(labeled) labeled, \(rejected) rejected")
+            return .ok
+        }
+
+        /// Re-reads the suggestion's source file for the terminal only (nothing is stored).
+        static func title(of suggestion: Suggestion, zone: CalendarZone) -> String? {
+            guard let path = suggestion.sourcePath, let first = suggestion.occurrences.first else { return nil }
+            let instant: Int64
+            switch first.start {
+            case .instant(let s): instant = s
+            case .date(let d): instant = zone.instant(year: d.year, month: d.month, day: d.day)
+            }
+            let reader = CalendarReader(zone: zone, window: .around(nowSeconds: instant, zone: zone))
+            let result = StandardError.silenced { reader.read(paths: [path]) }
+            return result.occurrences.first { $0.eventReference == suggestion.eventReference }?.summary
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import DicteeCore
+import Foundation
+
+/// The audit file: JSON Lines an auditor reads to check that nothing but canonical phrases and first
+/// names may reach a model (ARCHITECTURE.md, files on disk).
+///
+/// Line 1, the header: `{"format":"dictee-audit","version":1,"whitelist":{"moments.tsv":SHA256,
+/// "disqualifiers.txt":SHA256},"window":{...},"counts":{...}}`. Then one line per moment that may
+/// reach a model: `{"date":"2026-11-28","phrase":"l'anniversaire de Tom","first_name":"Tom",
+/// "rule":"M005","event_ref":"ev-0123456789ab"}` (`first_name` null when none; `rule` a whitelist
+/// id or `label` for a parent's label). Nothing else is ever written to it.
+public enum AuditFile {
+    public static let format = "dictee-audit"
+    public static let version = 1
+
+    /// One moment line: the moment and the local date of its start.
+    public struct Entry: Sendable {
+        public var moment: Moment
+        /// `YYYY-MM-DD` in the user's zone.
+        public var date: String
+        public init(moment: Moment, date: String) {
+            self.moment = moment
+            self.date = date
+        }
+    }
+
+    /// The file's text.
+    /// - Parameters:
+    ///   - window: e.g. `["now": ..., "tz": ..., "one_off_from": ..., ...]`, written as given.
+    ///   - counts: per decision, e.g. `["events": 456, "moments": 120, ...]`.
+    public static func render(
+        whitelist: Whitelist, window: [(String, String)], counts: [(String, Int)], entries: [Entry]
+    ) -> String {
+        var header = "{" + quoted("format") + ":" + quoted(format) + "," + quoted("version") + ":\(version),"
+        header += quoted("whitelist") + ":{" + quoted("moments.tsv") + ":" + quoted(whitelist.momentsDigest)
+            + "," + quoted("disqualifiers.txt") + ":" + quoted(whitelist.disqualifiersDigest) + "},"
+        header += quoted("window") + ":{" + window.map { quoted($0.0) + ":" + quoted($0.1) }
+            .joined(separator: ",") + "},"
+        header += quoted("counts") + ":{" + counts.map { quoted($0.0) + ":\($0.1)" }
+            .joined(separator: ",") + "}}"
+        var text = header + "\n"
+        for e in entries {
+            text += "{" + quoted("date") + ":" + quoted(e.date) + "," + quoted("phrase") + ":"
+                + quoted(e.moment.phrase) + "," + quoted("first_name") + ":"
+                + (e.moment.firstName.map(quoted) ?? "null") + "," + quoted("rule") + ":"
+                + quoted(e.moment.rule) + "," + quoted("event_ref") + ":"
+                + quoted(e.moment.eventReference.description) + "}\n"
+        }
+        return text
+    }
+
+    /// What `verify` found.
+    public struct Report: Sendable {
+        /// Moment lines read (the header excluded).
+        public var lines = 0
+        /// Lines per rule id.
+        public var byRule: [String: Int] = [:]
+        /// The header's counts, if readable.
+        public var counts: [String: Int] = [:]
+        /// The header's window, if readable.
+        public var window: [String: String] = [:]
+        /// Offending 1-based line numbers with the reason (never the line's text).
+        public var problems: [(line: Int, reason: String)] = []
+        /// The whitelist digests differ from the current files (phrases are still checked
+        /// against the current files).
+        public var whitelistChanged = false
+    }
+
+    /// Checks every line: the header's shape; each moment line has exactly the five keys, a real
+    /// date, an event reference, a phrase produced by its whitelist rule (with the name rendered
+    /// as the filter renders it) or a parent's label, and a first name that passes the name
+    /// pattern. Anything else is reported with its line number.
+    /// - Parameter labels: the parent's labels known to the state database.
+    public static func verify(_ text: String, whitelist: Whitelist, labels: Set<String>) -> Report {
+        var report = Report()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let formsByID = Dictionary(whitelist.forms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            if raw.isEmpty && index == lines.count - 1 { break }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(raw.utf8))) as? [String: Any]
+            else {
+                report.problems.append((number, "not a JSON object"))
+                continue
+            }
+            if index == 0 {
+                checkHeader(object, whitelist: whitelist, into: &report)
+                continue
+            }
+            report.lines += 1
+            if let reason = problem(in: object, formsByID: formsByID, labels: labels) {
+                report.problems.append((number, reason))
+            } else {
+                report.byRule[object["rule"] as! String, default: 0] += 1
+            }
+        }
+        if lines.first.map({ $0.isEmpty }) ?? true {
+            report.problems.append((1, "no header line"))
+        }
+        return report
+    }
+
+    private static func checkHeader(_ object: [String: Any], whitelist: Whitelist, into report: inout Report) {
+        guard Set(object.keys) == ["format", "version", "whitelist", "window", "counts"],
+            object["format"] as? String == format, object["version"] as? Int == version,
+            let digests = object["whitelist"] as? [String: String],
+            let window = object["window"] as? [String: String],
+            let counts = object["counts"] as? [String: Int]
+        else {
+            report.problems.append((1, "the header is not a dictee-audit version 1 header"))
+            return
+        }
+        report.window = window
+        report.counts = counts
+        if digests["moments.tsv"] != whitelist.momentsDigest
+            || digests["disqualifiers.txt"] != whitelist.disqualifiersDigest
+        {
+            report.whitelistChanged = true
+        }
+    }
+
+    private static func problem(
+        in object: [String: Any], formsByID: [String: Whitelist.Form], labels: Set<String>
+    ) -> String? {
+        guard Set(object.keys) == ["date", "phrase", "first_name", "rule", "event_ref"] else {
+            return "keys other than date, phrase, first_name, rule, event_ref"
+        }
+        guard let date = object["date"] as? String, isDate(date) else { return "date is not YYYY-MM-DD" }
+        guard let ref = object["event_ref"] as? String, EventReference(ref) != nil else {
+            return "event_ref is not ev- and 12 hexadecimal digits"
+        }
+        guard let phrase = object["phrase"] as? String else { return "phrase is not a string" }
+        let name: String?
+        if object["first_name"] is NSNull {
+            name = nil
+        } else if let n = object["first_name"] as? String {
+            name = n
+        } else {
+            return "first_name is neither a string nor null"
+        }
+        guard let rule = object["rule"] as? String else { return "rule is not a string" }
+        if rule == "label" {
+            guard name == nil else { return "a label line carries a first name" }
+            return labels.contains(phrase) ? nil : "phrase is not a label the parent gave"
+        }
+        guard let form = formsByID[rule] else { return "rule is not a whitelist id" }
+        if let name {
+            let isFamilyWord = form.slot == .chez && PrivacyFilter.familyWords.contains(name)
+            guard form.slot != .none, PrivacyFilter.isGivenName(name) || isFamilyWord else {
+                return "first_name does not pass the name pattern for this rule"
+            }
+        }
+        guard phrase == PrivacyFilter.render(form.phrase, slot: form.slot, name: name) else {
+            return "phrase is not what rule \(rule) produces"
+        }
+        return nil
+    }
+
+    private static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]),
+            let d = Int(parts[2])
+        else { return false }
+        return CalendarDate(year: y, month: m, day: d).isValid
+    }
+
+    private static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,376 @@
+import DicteeCore
+import Foundation
+
+/// What the filter decided for one occurrence, as the store accepts it: a `Moment` (made only by
+/// `PrivacyFilter`), or the event reference, dates and rule id of a disqualified or unlabeled one.
+/// No calendar text can be passed in.
+public enum OccurrenceDecision: Sendable {
+    case moment(Moment)
+    /// `rule` is a disqualifier id (`D07`).
+    case disqualified(rule: String, event: EventReference, start: EventTime, end: EventTime, isRecurring: Bool)
+    case unlabeled(event: EventReference, start: EventTime, end: EventTime, isRecurring: Bool)
+}
+
+/// A moment as stored (read back from the database).
+public struct StoredMoment: Hashable, Sendable {
+    public var eventReference: EventReference
+    public var start: EventTime
+    public var end: EventTime
+    public var isRecurring: Bool
+    public var phrase: String
+    public var firstName: String?
+    public var rule: String
+}
+
+/// An event waiting for the parent: every stored occurrence of one unlabeled series or one-off event.
+public struct Suggestion: Hashable, Sendable {
+    /// Short id for `dictee suggestions label ID TEXT`.
+    public var id: Int64
+    public var eventReference: EventReference
+    public var isRecurring: Bool
+    /// The occurrences, by start.
+    public var occurrences: [(start: EventTime, end: EventTime)]
+    /// The calendar file it was last read from (for `review --show-titles`).
+    public var sourcePath: String?
+
+    public static func == (a: Suggestion, b: Suggestion) -> Bool {
+        a.id == b.id && a.eventReference == b.eventReference
+    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+/// Errors of the family's state beyond SQLite itself.
+public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
+    case store(StoreError)
+    case childExists
+    case unknownChild
+    case unknownSuggestion(Int64)
+    case suggestionNotPending(Int64, status: String)
+    case invalidRule
+
+    public var description: String {
+        switch self {
+        case .store(let e): return e.description
+        case .childExists: return "a child with this first name already exists"
+        case .unknownChild: return "no child with this first name; see 'dictee child list'"
+        case .unknownSuggestion(let id):
+            return "no suggestion \(id); see 'dictee suggestions list'"
+        case .suggestionNotPending(let id, let status):
+            return "suggestion \(id) is already \(status)"
+        case .invalidRule: return "internal error: a rule id must be M.., D.. or label"
+        }
+    }
+}
+
+/// The family's state: children, the filtered occurrences, the parent's labels and rejections.
+/// SQLite in WAL mode (`Database`), schema in `Schema`; one transaction per ingest, so a crash
+/// never leaves half an ingest behind.
+///
+/// Default location (chosen by the CLI): `$XDG_DATA_HOME/dictee/dictee.sqlite`.
+public final class StateStore {
+    let db: Database
+    /// The database file.
+    public var path: String { db.path }
+
+    /// Opens (creating it and its folder when needed) and migrates the database at `path`.
+    /// - Throws: `StateError.store` when the file cannot be opened, is not a dictee database, or
+    ///   was written by a newer dictee.
+    public init(path: String) throws(StateError) {
+        do {
+            db = try Database(path: path)
+            try migrate(db, Schema.migrations)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.open(path: path, message: "\(error)"))
+        }
+    }
+
+    private func run<T>(_ body: () throws -> T) throws(StateError) -> T {
+        do {
+            return try body()
+        } catch let error as StateError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.open(path: path, message: "\(error)"))
+        }
+    }
+
+    // MARK: Children
+
+    /// Adds a child. - Throws: `.childExists` when the first name is taken.
+    @discardableResult
+    public func addChild(_ child: Child) throws(StateError) -> Child {
+        if try children().contains(where: { $0.firstName == child.firstName }) { throw .childExists }
+        return try run {
+            try db.execute(
+                "INSERT INTO children (first_name, gender, grade) VALUES (?, ?, ?)",
+                [.text(child.firstName), .text(child.gender.rawValue), .text(child.grade.rawValue)])
+            var stored = child
+            stored.id = db.lastInsertRowID
+            return stored
+        }
+    }
+
+    /// Every child, by first name.
+    public func children() throws(StateError) -> [Child] {
+        try run {
+            try db.query("SELECT id, first_name, gender, grade FROM children ORDER BY first_name").map {
+                Child(id: try $0.int64("id"), firstName: try $0.string("first_name"),
+                      gender: Gender(rawValue: try $0.string("gender")) ?? .feminine,
+                      grade: Grade(rawValue: try $0.string("grade")) ?? .cp)
+            }
+        }
+    }
+
+    // MARK: Ingest
+
+    /// The parent's labels by event (series or one-off event).
+    public func labels() throws(StateError) -> [EventReference: String] {
+        try run {
+            var result: [EventReference: String] = [:]
+            for row in try db.query("SELECT event_ref, label FROM suggestions WHERE status = 'labeled'") {
+                if let ref = EventReference(try row.string("event_ref")) {
+                    result[ref] = try row.string("label")
+                }
+            }
+            return result
+        }
+    }
+
+    /// Events the parent rejected: never suggested again.
+    public func rejectedEvents() throws(StateError) -> Set<EventReference> {
+        try run {
+            Set(try db.query("SELECT event_ref FROM suggestions WHERE status = 'rejected'")
+                .compactMap { EventReference(try $0.string("event_ref")) })
+        }
+    }
+
+    /// Stores one ingest in one transaction: every occurrence (inserted, or updated when its
+    /// decision changed), and a pending suggestion for each new unlabeled event. Storing the same
+    /// decisions again changes nothing.
+    /// - Returns: how many occurrence rows were added or changed.
+    @discardableResult
+    /// - Parameter decisions: each occurrence's decision with the path of the file it came from.
+    public func record(_ decisions: [(decision: OccurrenceDecision, source: String)]) throws(StateError) -> Int {
+        try run {
+            try db.transaction {
+                var sourceIDs: [String: Int64] = [:]
+                var changed = 0
+                for (decision, source) in decisions {
+                    if sourceIDs[source] == nil {
+                        try db.execute("INSERT OR IGNORE INTO sources (path) VALUES (?)", [.text(source)])
+                        sourceIDs[source] = try db.query(
+                            "SELECT id FROM sources WHERE path = ?", [.text(source)])[0].int64("id")
+                    }
+                    changed += try upsert(decision, sourceID: sourceIDs[source])
+                    if case .unlabeled(let event, _, _, _) = decision {
+                        try db.execute(
+                            "INSERT OR IGNORE INTO suggestions (event_ref) VALUES (?)", [.text(event.description)])
+                    }
+                }
+                return changed
+            }
+        }
+    }
+
+    private func upsert(_ decision: OccurrenceDecision, sourceID: Int64?) throws -> Int {
+        var values: [String: SQLValue] = [:]
+        let event: EventReference, start: EventTime, end: EventTime, recurring: Bool
+        switch decision {
+        case .moment(let m):
+            (event, start, end, recurring) = (m.eventReference, m.start, m.end, m.isRecurring)
+            guard Self.isRule(m.rule) else { throw StateError.invalidRule }
+            values["decision"] = .text("moment")
+            values["rule"] = .text(m.rule)
+            values["phrase"] = .text(m.phrase)
+            values["base_phrase"] = .text(m.basePhrase)
+            values["head_noun"] = .text(m.grammar.headNoun)
+            values["gender"] = .text(m.grammar.gender.rawValue)
+            values["number"] = .text(m.grammar.number.rawValue)
+            values["first_name"] = m.firstName.map(SQLValue.text) ?? .null
+        case .disqualified(let rule, let e, let s, let en, let r):
+            (event, start, end, recurring) = (e, s, en, r)
+            guard Self.isRule(rule) else { throw StateError.invalidRule }
+            values["decision"] = .text("disqualified")
+            values["rule"] = .text(rule)
+        case .unlabeled(let e, let s, let en, let r):
+            (event, start, end, recurring) = (e, s, en, r)
+            values["decision"] = .text("unlabeled")
+        }
+        for column in ["rule", "phrase", "base_phrase", "head_noun", "gender", "number", "first_name"]
+        where values[column] == nil {
+            values[column] = .null
+        }
+        values["all_day"] = .integer(start.date != nil ? 1 : 0)
+        values["start_seconds"] = start.instant.map(SQLValue.integer) ?? .null
+        values["end_seconds"] = end.instant.map(SQLValue.integer) ?? .null
+        values["start_date"] = start.date.map { .text($0.description) } ?? .null
+        values["end_date"] = end.date.map { .text($0.description) } ?? .null
+        values["recurring"] = .integer(recurring ? 1 : 0)
+        values["source_id"] = sourceID.map(SQLValue.integer) ?? .null
+        let columns = ["all_day", "start_seconds", "end_seconds", "start_date", "end_date", "recurring",
+                       "decision", "rule", "phrase", "base_phrase", "head_noun", "gender", "number",
+                       "first_name", "source_id"]
+        let sql = """
+            INSERT INTO occurrences (event_ref, start_key, \(columns.joined(separator: ", ")))
+            VALUES (?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT (event_ref, start_key) DO UPDATE SET
+            \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            WHERE \(columns.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
+            """
+        try db.execute(sql, [.text(event.description), .text(Self.startKey(start))] + columns.map { values[$0]! })
+        return db.changes
+    }
+
+    static func startKey(_ t: EventTime) -> String {
+        switch t {
+        case .date(let d): return "d:\(d)"
+        case .instant(let s): return "t:\(s)"
+        }
+    }
+
+    static func isRule(_ rule: String) -> Bool {
+        if rule == "label" { return true }
+        guard let first = rule.first, first == "M" || first == "D", rule.count >= 2, rule.count <= 5 else {
+            return false
+        }
+        return rule.dropFirst().allSatisfy(\.isASCII) && rule.dropFirst().allSatisfy(\.isNumber)
+    }
+
+    // MARK: Suggestions
+
+    /// Pending suggestions (unlabeled events not yet labeled or rejected), by first occurrence.
+    public func pendingSuggestions() throws(StateError) -> [Suggestion] {
+        try suggestions(where: "s.status = 'pending'", [])
+    }
+
+    /// One suggestion whatever its status, or `nil`.
+    public func suggestion(id: Int64) throws(StateError) -> Suggestion? {
+        try suggestions(where: "s.id = ?", [.integer(id)]).first
+    }
+
+    /// The status of suggestion `id` (`pending`, `labeled`, `rejected`), or `nil`.
+    public func suggestionStatus(id: Int64) throws(StateError) -> String? {
+        try run { try db.query("SELECT status FROM suggestions WHERE id = ?", [.integer(id)]).first?.string("status") }
+    }
+
+    private func suggestions(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [Suggestion] {
+        try run {
+            let rows = try db.query("""
+                SELECT s.id, s.event_ref, o.all_day, o.start_seconds, o.end_seconds, o.start_date,
+                       o.end_date, o.recurring, src.path
+                FROM suggestions s
+                JOIN occurrences o ON o.event_ref = s.event_ref
+                LEFT JOIN sources src ON src.id = o.source_id
+                WHERE \(condition)
+                ORDER BY s.id, o.start_key
+                """, arguments)
+            var order: [Int64] = []
+            var byID: [Int64: Suggestion] = [:]
+            for row in rows {
+                let id = try row.int64("id")
+                let (start, end) = try Self.times(row)
+                if byID[id] == nil {
+                    order.append(id)
+                    byID[id] = Suggestion(
+                        id: id, eventReference: EventReference(try row.string("event_ref"))!,
+                        isRecurring: try row.bool("recurring"), occurrences: [],
+                        sourcePath: try row.optionalString("path"))
+                }
+                byID[id]!.occurrences.append((start, end))
+            }
+            return order.map { byID[$0]! }.sorted {
+                Self.sortKey($0.occurrences.first?.start) < Self.sortKey($1.occurrences.first?.start)
+            }
+        }
+    }
+
+    private static func sortKey(_ t: EventTime?) -> String {
+        switch t {
+        case .date(let d): return d.description + "T00"
+        case .instant(let s):
+            let date = CalendarDate(daysSinceEpoch: Int((s >= 0 ? s : s - 86_399) / 86_400))
+            return date.description + "T" + String(s)
+        case nil: return "~"
+        }
+    }
+
+    private static func times(_ row: Row) throws -> (EventTime, EventTime) {
+        if try row.bool("all_day") {
+            return (.date(try parseDate(row.string("start_date"))), .date(try parseDate(row.string("end_date"))))
+        }
+        return (.instant(try row.int64("start_seconds")), .instant(try row.int64("end_seconds")))
+    }
+
+    private static func parseDate(_ text: String) -> CalendarDate {
+        let p = text.split(separator: "-").compactMap { Int($0) }
+        return p.count == 3 ? CalendarDate(year: p[0], month: p[1], day: p[2]) : CalendarDate(year: 1970, month: 1, day: 1)
+    }
+
+    /// Records the parent's label for suggestion `id` and turns its occurrences into the given
+    /// moments (made by `PrivacyFilter.moment(label:...)`), in one transaction.
+    public func label(suggestion id: Int64, label: String, moments: [Moment]) throws(StateError) {
+        try requirePending(id)
+        try run {
+            try db.transaction {
+                try db.execute("UPDATE suggestions SET status = 'labeled', label = ? WHERE id = ?",
+                               [.text(label), .integer(id)])
+                for moment in moments {
+                    let source = try db.query(
+                        "SELECT source_id FROM occurrences WHERE event_ref = ? AND start_key = ?",
+                        [.text(moment.eventReference.description), .text(Self.startKey(moment.start))]
+                    ).first?.optionalInt64("source_id")
+                    _ = try upsert(.moment(moment), sourceID: source)
+                }
+            }
+        }
+    }
+
+    /// Rejects suggestion `id`: its event is never suggested again, also after re-ingesting.
+    public func reject(suggestion id: Int64) throws(StateError) {
+        try requirePending(id)
+        try run {
+            try db.execute("UPDATE suggestions SET status = 'rejected' WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    private func requirePending(_ id: Int64) throws(StateError) {
+        guard let status = try suggestionStatus(id: id) else { throw .unknownSuggestion(id) }
+        guard status == "pending" else { throw .suggestionNotPending(id, status: status) }
+    }
+
+    // MARK: Reading moments
+
+    /// Every stored moment, by start.
+    public func moments() throws(StateError) -> [StoredMoment] {
+        try run {
+            try db.query("""
+                SELECT event_ref, all_day, start_seconds, end_seconds, start_date, end_date, recurring,
+                       phrase, first_name, rule
+                FROM occurrences WHERE decision = 'moment' ORDER BY start_key
+                """).map { row in
+                let (start, end) = try Self.times(row)
+                return StoredMoment(
+                    eventReference: EventReference(try row.string("event_ref"))!, start: start, end: end,
+                    isRecurring: try row.bool("recurring"), phrase: try row.string("phrase"),
+                    firstName: try row.optionalString("first_name"), rule: try row.string("rule"))
+            }
+        }
+    }
+
+    /// Every row of every table as text, for audits and tests ("no calendar text in the database").
+    public func dump() throws(StateError) -> String {
+        try run {
+            var text = ""
+            for table in ["children", "sources", "suggestions", "occurrences"] {
+                for row in try db.query("SELECT * FROM \(table)") {
+                    text += table + ": " + row.values.map { "\($0)" }.joined(separator: " | ") + "\n"
+                }
+            }
+            return text
+        }
+    }
+}
