@@ -57,7 +57,7 @@ let package = Package(
             dependencies: ["Ingest", "DicteeCore"],
             resources: []
         ),
-        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore"]),
+        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
     ],

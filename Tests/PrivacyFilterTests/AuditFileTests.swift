@@ -1,0 +1,71 @@
+@_spi(PrivacyFilter) import DicteeCore
+import Foundation
+import Testing
+@testable import PrivacyFilter
+
+@Suite("AuditFile: written, then verified line by line")
+struct AuditFileTests {
+    let filter = PrivacyFilter()
+
+    func entries() -> [AuditFile.Entry] {
+        let titles = ["Anniv de Tom", "annif Anaïs", "Piscine 10h", "Vacs chez papi", "WE chez Jules"]
+        return titles.enumerated().compactMap { k, title in
+            let o = Occurrence(uid: "u\(k)", summary: title, start: .instant(Int64(k) * 86_400),
+                               end: .instant(Int64(k) * 86_400 + 3600), isRecurring: false,
+                               source: SourceLocation(file: "f.ics", line: nil))
+            guard case .moment(let m) = filter.filter(o) else { return nil }
+            return AuditFile.Entry(moment: m, date: "2026-12-0\(k + 1)")
+        }
+    }
+
+    func render(_ entries: [AuditFile.Entry]) -> String {
+        AuditFile.render(whitelist: filter.whitelist, window: [("now", "2026-11-29T18:00:00+01:00"), ("tz", "Europe/Paris")],
+                         counts: [("events", 5), ("moments", entries.count)], entries: entries)
+    }
+
+    @Test("what dictee writes verifies, and carries no title")
+    func roundTrip() {
+        let e = entries()
+        #expect(e.count == 5)
+        let text = render(e)
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: [])
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.lines == 5)
+        #expect(!report.whitelistChanged)
+        #expect(!text.contains("Anniv de Tom") && !text.contains("10h") && !text.contains("Vacs"))
+        #expect(text.contains("\"phrase\":\"les vacances chez papi\""))
+    }
+
+    @Test("tampered lines are reported by number", arguments: [
+        (#"{"date":"2026-12-01","phrase":"Anniv de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab"}"#, "phrase is not what rule"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab","title":"x"}"#, "keys other than"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire de tom chez le dentiste","first_name":"tom chez le dentiste","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name does not pass"),
+        (#"{"date":"2026-02-30","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "date is not"),
+        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"Piscine avec Tom"}"#, "event_ref"),
+        (#"{"date":"2026-12-01","phrase":"rdv chez le notaire","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#, "not a label the parent gave"),
+        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"rule":"M999","event_ref":"ev-0123456789ab"}"#, "not a whitelist id"),
+        ("Dentiste Léa 14h", "not a JSON object"),
+    ])
+    func tampered(_ line: String, _ reason: String) {
+        var text = render(entries())
+        text += line + "\n"
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: ["la sortie au parc"])
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.line == 7)
+        #expect(report.problems.first?.reason.contains(reason) == true, "\(report.problems)")
+    }
+
+    @Test("a parent's label verifies when the state knows it")
+    func labels() {
+        let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#
+        let text = render([]) + line + "\n"
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: ["la sortie au parc"]).problems.isEmpty)
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).problems.count == 1)
+    }
+
+    @Test("a header from another whitelist is flagged")
+    func changedWhitelist() {
+        let text = render(entries()).replacingOccurrences(of: filter.whitelist.momentsDigest, with: String(repeating: "0", count: 64))
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).whitelistChanged)
+    }
+}
