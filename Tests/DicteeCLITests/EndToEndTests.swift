@@ -50,6 +50,47 @@ struct EndToEndTests {
         ], status: 0),
     ]
 
+    /// The parent's flow on one fresh state: $STATE and $AUDIT stand for temporary paths.
+    static let flow: [Case] = [
+        Case(name: "flow_1_child_add", arguments: ["--state", "$STATE", "child", "add", "Léa", "--gender", "f", "--grade", "CE1"], status: 0),
+        Case(name: "flow_2_child_list", arguments: ["--state", "$STATE", "child", "list"], status: 0),
+        Case(name: "flow_3_ingest", arguments: [
+            "--state", "$STATE", "ingest", "Fixtures/famille.ics", "--audit", "$AUDIT",
+            "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris",
+        ], status: 0),
+        Case(name: "flow_4_audit", arguments: ["--state", "$STATE", "audit", "$AUDIT", "--verify"], status: 0),
+        Case(name: "flow_5_suggestions_list", arguments: ["--state", "$STATE", "suggestions", "list", "--tz", "Europe/Paris"], status: 0),
+        Case(name: "flow_6_label", arguments: ["--state", "$STATE", "suggestions", "label", "1", "la réunion de l'école"], status: 0),
+        Case(name: "flow_7_label_refused", arguments: ["--state", "$STATE", "suggestions", "label", "2", "Dentiste"], status: 65),
+        Case(name: "flow_8_reingest", arguments: [
+            "--state", "$STATE", "ingest", "Fixtures/famille.ics", "--audit", "$AUDIT",
+            "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris",
+        ], status: 0),
+        Case(name: "flow_9_audit_json", arguments: ["--state", "$STATE", "audit", "$AUDIT", "--verify", "--json"], status: 0),
+    ]
+
+    @Test("the parent's flow: child, ingest, audit, suggestions, label (golden files)")
+    func parentFlow() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-flow-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for step in Self.flow {
+            var c = step
+            c.arguments = c.arguments.map {
+                $0.replacingOccurrences(of: "$STATE", with: dir.appendingPathComponent("state.sqlite").path)
+                    .replacingOccurrences(of: "$AUDIT", with: dir.appendingPathComponent("audit.jsonl").path)
+            }
+            try golden(c)
+        }
+        let audit = try String(contentsOf: dir.appendingPathComponent("audit.jsonl"), encoding: .utf8)
+        let expected = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("Fixtures/golden/flow_audit.jsonl"), encoding: .utf8)
+        if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
+            try Data(audit.utf8).write(to: repositoryRoot.appendingPathComponent("Fixtures/golden/flow_audit.jsonl"))
+        } else {
+            #expect(audit == expected)
+        }
+    }
+
     @Test("stdout, stderr and exit status", arguments: cases)
     func golden(_ c: Case) throws {
         let binary = Self.binary
@@ -60,7 +101,8 @@ struct EndToEndTests {
         process.executableURL = binary
         process.arguments = c.arguments
         process.currentDirectoryURL = repositoryRoot
-        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1"]
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1",
+                               "HOME": FileManager.default.temporaryDirectory.path]
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
