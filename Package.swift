@@ -33,11 +33,17 @@ let package = Package(
         // SHA-256 through OpenSSL's libcrypto (Debian libssl-dev), for the whitelist digest.
         .target(name: "CDigest", linkerSettings: [.linkedLibrary("crypto")]),
 
+        // Unicode TS #39 look-alike skeletons through ICU's spoof checker (Debian libicu-dev).
+        .target(
+            name: "CConfusables",
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]
+        ),
+
         // Value types shared by every module. Foundation only.
         .target(name: "DicteeCore"),
 
         // The privacy filter: whitelist, disqualifiers, name capture; the only producer of Moment.
-        .target(name: "PrivacyFilter", dependencies: ["DicteeCore", "CDigest"]),
+        .target(name: "PrivacyFilter", dependencies: ["DicteeCore", "CDigest", "CConfusables"]),
 
         // RFC 5545 ingestion: libical parsing, recurrence expansion, time zones, the read window.
         .target(name: "Ingest", dependencies: ["DicteeCore", "CLibical", "CICU"]),

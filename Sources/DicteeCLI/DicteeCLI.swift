@@ -176,7 +176,7 @@ public enum DicteeCLI {
 
             """
         for command in Dictee.commands {
-            text += "  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            text += "  " + command.name.padding(toLength: 13, withPad: " ", startingAt: 0)
                 + command.summary + "\n"
         }
         text += """

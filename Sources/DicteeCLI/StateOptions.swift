@@ -15,9 +15,21 @@ enum StateOptions {
     }
 
     /// Opens the state, or prints why not and returns the exit status to use.
-    static func open(_ context: CommandContext) -> Result<StateStore, ExitCode> {
+    /// - Parameter create: when false (commands that only read), a missing state is an error
+    ///   instead of a new empty database.
+    static func open(_ context: CommandContext, create: Bool = true) -> Result<StateStore, ExitCode> {
+        if let given = context.statePath, given.isEmpty {
+            context.output.error("--state needs a file path")
+            return .failure(.usage)
+        }
+        let path = path(context)
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            context.output.error("\(path): no state yet")
+            context.output.hint("run 'dictee ingest FILE' first, or give --state PATH")
+            return .failure(.dataError)
+        }
         do {
-            return .success(try StateStore(path: path(context)))
+            return .success(try StateStore(path: path))
         } catch {
             return .failure(report(error, context))
         }

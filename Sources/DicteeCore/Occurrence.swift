@@ -65,5 +65,11 @@ public struct Occurrence: Hashable, Sendable {
     public var isAllDay: Bool { start.date != nil }
 
     /// A short, stable reference to the event that never reveals its text: see ``EventReference``.
-    public var eventReference: EventReference { EventReference(uid: uid) }
+    /// An event without a UID is told apart by its file and line instead (stable while the file
+    /// does not change), so that two such events never share a reference.
+    public var eventReference: EventReference {
+        uid.isEmpty
+            ? EventReference(uid: "\u{0}no-uid:\(source.file):\(source.line ?? 0)")
+            : EventReference(uid: uid)
+    }
 }

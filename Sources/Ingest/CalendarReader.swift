@@ -383,7 +383,7 @@ final class ReadSession {
         for (k, entry) in records.enumerated() {
             byUID[entry.record.uid.isEmpty ? "\u{0}\(k)" : entry.record.uid, default: []].append(k)
         }
-        var output: [(key: (Int64, String, Int64), occurrence: Occurrence)] = []
+        var output: [(key: SortKey, occurrence: Occurrence)] = []
         output.reserveCapacity(records.count)
         for (_, members) in byUID {
             emit(group: members, into: &output)
@@ -395,7 +395,7 @@ final class ReadSession {
     }
 
     private func emit(
-        group: [Int], into output: inout [(key: (Int64, String, Int64), occurrence: Occurrence)]
+        group: [Int], into output: inout [(key: SortKey, occurrence: Occurrence)]
     ) {
         var masters: [Int] = []
         var overrides: [Int] = []
@@ -451,6 +451,20 @@ final class ReadSession {
         }
     }
 
+    /// Output order: start instant, then UID, then end; then file, line and title so that events
+    /// without a UID (or sharing one) come out in the same order on every run.
+    struct SortKey: Comparable {
+        var start: Int64
+        var uid: String
+        var end: Int64
+        var file: String
+        var line: Int
+        var summary: String
+        static func < (a: SortKey, b: SortKey) -> Bool {
+            (a.start, a.uid, a.end, a.file, a.line, a.summary) < (b.start, b.uid, b.end, b.file, b.line, b.summary)
+        }
+    }
+
     /// EXDATE and RECURRENCE-ID match an instance by instant; a DATE on either side matches by the
     /// local date (RFC 5545 3.8.5.1, 3.8.4.4).
     private static func slot(_ slot: ResolvedTime, matches instance: ResolvedTime) -> Bool {
@@ -460,7 +474,7 @@ final class ReadSession {
 
     private func append(
         _ record: EventRecord, start: ResolvedTime, period: EndSpec?, recurring: Bool,
-        into output: inout [(key: (Int64, String, Int64), occurrence: Occurrence)]
+        into output: inout [(key: SortKey, occurrence: Occurrence)]
     ) {
         let end = record.end(ofInstanceAt: start, period: period)
         let endKey: Int64
@@ -473,6 +487,8 @@ final class ReadSession {
             eventDescription: record.eventDescription,
             start: start.isDate ? .date(start.local.date) : .instant(start.instant), end: end,
             isRecurring: recurring, source: record.source)
-        output.append(((start.instant, record.uid, endKey), occurrence))
+        output.append((SortKey(start: start.instant, uid: record.uid, end: endKey,
+                               file: record.source.file, line: record.source.line ?? 0,
+                               summary: record.summary), occurrence))
     }
 }

@@ -66,61 +66,87 @@ public enum AuditFile {
         public var whitelistChanged = false
     }
 
-    /// Checks every line: the header's shape; each moment line has exactly the five keys, a real
-    /// date, an event reference, a phrase produced by its whitelist rule (with the name rendered
-    /// as the filter renders it) or a parent's label, and a first name that passes the name
-    /// pattern. Anything else is reported with its line number.
+    /// Checks every line. The header must have exactly the keys dictee writes (format, version,
+    /// whitelist digests equal to the current files, window, counts) and nothing else. Each moment
+    /// line must be exactly what dictee writes for its values (same keys, order and escaping: a
+    /// duplicated key or any extra text fails), with a real date, an event reference, a phrase
+    /// produced by its whitelist rule (with the name rendered as the filter renders it) or a
+    /// parent's label, and a name the filter would capture. Anything else is reported by line.
     /// - Parameter labels: the parent's labels known to the state database.
     public static func verify(_ text: String, whitelist: Whitelist, labels: Set<String>) -> Report {
         var report = Report()
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let filter = PrivacyFilter(whitelist: whitelist)
+        // Split on the line feed scalar: "\r\n" is one Character in Swift.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let formsByID = Dictionary(whitelist.forms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (index, raw) in lines.enumerated() {
             let number = index + 1
-            if raw.isEmpty && index == lines.count - 1 { break }
+            if raw.isEmpty && index == lines.count - 1 && index > 0 { break }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(raw.utf8))) as? [String: Any]
             else {
-                report.problems.append((number, "not a JSON object"))
+                report.problems.append((number, index == 0 ? "no header line" : "not a JSON object"))
                 continue
             }
             if index == 0 {
-                checkHeader(object, whitelist: whitelist, into: &report)
+                checkHeader(object, raw: raw, whitelist: whitelist, into: &report)
                 continue
             }
             report.lines += 1
-            if let reason = problem(in: object, formsByID: formsByID, labels: labels) {
+            if let reason = problem(in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels) {
                 report.problems.append((number, reason))
             } else {
                 report.byRule[object["rule"] as! String, default: 0] += 1
             }
         }
-        if lines.first.map({ $0.isEmpty }) ?? true {
-            report.problems.append((1, "no header line"))
-        }
         return report
     }
 
-    private static func checkHeader(_ object: [String: Any], whitelist: Whitelist, into report: inout Report) {
+    static let windowKeys: Set<String> = ["now", "tz", "one_off_from", "recurring_from", "to"]
+    static let countKeys: Set<String> = [
+        "events", "occurrences", "moments", "disqualified", "unlabeled", "to_label", "errors",
+    ]
+
+    private static func checkHeader(
+        _ object: [String: Any], raw: String, whitelist: Whitelist, into report: inout Report
+    ) {
         guard Set(object.keys) == ["format", "version", "whitelist", "window", "counts"],
             object["format"] as? String == format, object["version"] as? Int == version,
             let digests = object["whitelist"] as? [String: String],
-            let window = object["window"] as? [String: String],
-            let counts = object["counts"] as? [String: Int]
+            Set(digests.keys) == ["moments.tsv", "disqualifiers.txt"],
+            let window = object["window"] as? [String: String], Set(window.keys) == windowKeys,
+            let counts = object["counts"] as? [String: Int], Set(counts.keys) == countKeys,
+            counts.values.allSatisfy({ $0 >= 0 })
         else {
-            report.problems.append((1, "the header is not a dictee-audit version 1 header"))
+            report.problems.append((1, "the header is not exactly a dictee-audit version 1 header"))
             return
         }
         report.window = window
         report.counts = counts
+        // The header must also be byte for byte what dictee writes for these values.
+        let again = render(
+            whitelist: whitelist,
+            window: ["now", "tz", "one_off_from", "recurring_from", "to"].map { ($0, window[$0]!) },
+            counts: ["events", "occurrences", "moments", "disqualified", "unlabeled", "to_label", "errors"]
+                .map { ($0, counts[$0]!) },
+            entries: []
+        ).dropLast()
         if digests["moments.tsv"] != whitelist.momentsDigest
             || digests["disqualifiers.txt"] != whitelist.disqualifiersDigest
         {
             report.whitelistChanged = true
+            report.problems.append((1, "the whitelist digests are not those of this dictee's Whitelists/ files"))
+        } else if raw != again {
+            // Also catches `"version":true`, repeated keys and anything between the values.
+            report.problems.append((1, "the header carries something dictee does not write"))
+        }
+        for key in ["now", "one_off_from", "recurring_from", "to"] where !isTimestamp(window[key]!) {
+            report.problems.append((1, "window \(key) is not an ISO 8601 date-time"))
         }
     }
 
     private static func problem(
-        in object: [String: Any], formsByID: [String: Whitelist.Form], labels: Set<String>
+        in object: [String: Any], raw: String, filter: PrivacyFilter,
+        formsByID: [String: Whitelist.Form], labels: Set<String>
     ) -> String? {
         guard Set(object.keys) == ["date", "phrase", "first_name", "rule", "event_ref"] else {
             return "keys other than date, phrase, first_name, rule, event_ref"
@@ -139,6 +165,9 @@ public enum AuditFile {
             return "first_name is neither a string nor null"
         }
         guard let rule = object["rule"] as? String else { return "rule is not a string" }
+        let expected = "{\"date\":" + quoted(date) + ",\"phrase\":" + quoted(phrase) + ",\"first_name\":"
+            + (name.map(quoted) ?? "null") + ",\"rule\":" + quoted(rule) + ",\"event_ref\":" + quoted(ref) + "}"
+        guard raw == expected else { return "the line is not exactly what dictee writes (extra or repeated text)" }
         if rule == "label" {
             guard name == nil else { return "a label line carries a first name" }
             return labels.contains(phrase) ? nil : "phrase is not a label the parent gave"
@@ -146,8 +175,8 @@ public enum AuditFile {
         guard let form = formsByID[rule] else { return "rule is not a whitelist id" }
         if let name {
             let isFamilyWord = form.slot == .chez && PrivacyFilter.familyWords.contains(name)
-            guard form.slot != .none, PrivacyFilter.isGivenName(name) || isFamilyWord else {
-                return "first_name does not pass the name pattern for this rule"
+            guard form.slot != .none, isFamilyWord || filter.acceptsName(name) else {
+                return "first_name is not a name the filter captures for this rule"
             }
         }
         guard phrase == PrivacyFilter.render(form.phrase, slot: form.slot, name: name) else {
@@ -156,10 +185,19 @@ public enum AuditFile {
         return nil
     }
 
+    private static func isTimestamp(_ text: String) -> Bool {
+        let b = Array(text.utf8)
+        guard b.count == 25, isDate(String(text.prefix(10))), b[10] == 0x54 else { return false }
+        let digits = [11, 12, 14, 15, 17, 18, 20, 21, 23, 24]
+        return digits.allSatisfy { b[$0] >= 0x30 && b[$0] <= 0x39 } && b[13] == 0x3A && b[16] == 0x3A
+            && (b[19] == 0x2B || b[19] == 0x2D) && b[22] == 0x3A
+    }
+
     private static func isDate(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]),
-            let d = Int(parts[2])
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+            parts[2].count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
         else { return false }
         return CalendarDate(year: y, month: m, day: d).isValid
     }

@@ -4,7 +4,7 @@ import Foundation
 public struct Token: Hashable, Sendable {
     /// As written, e.g. `Anaïs`, `d'`.
     public var original: String
-    /// Case-folded, accent-folded, ligatures expanded: `anais`, `d'`.
+    /// Case-folded, accent-folded, compatibility-folded, ligatures expanded: `anais`, `d'`.
     public var folded: String
 }
 
@@ -12,53 +12,68 @@ public struct Token: Hashable, Sendable {
 ///
 /// Steps, in order (issue "privacy filter", matching rules): Unicode NFC; typographic apostrophes
 /// (’ ‘ ʼ ` ´) become `'` and dashes (‐ ‑ ‒ – — ―) become `-`; times such as `10h`, `10h30`,
-/// `14:00`, `9h-11h`, `14h à 16h` are removed; every character that is not a letter, a digit, `'`
-/// or `-` separates tokens (punctuation, emoji, symbols); an apostrophe ends a token after an elided
-/// word (`d'anniv` gives `d'` and `anniv`); a hyphen inside a word is kept (`pique-nique`);
-/// folding lower-cases, removes accents (é → e, ï → i, ç → c) and expands œ → oe, æ → ae.
+/// `14:00`, `9h-11h`, `14h à 16h` are removed; invisible characters (format controls such as
+/// zero-width joiners, soft hyphens, bidirectional marks, tag characters, variation selectors) and
+/// every character that is not a letter, a digit, `'` or `-` separate tokens; combining marks left
+/// over after NFC are dropped; an apostrophe ends a token after an elided word (`d'anniv` gives
+/// `d'` and `anniv`); a hyphen inside a word is kept (`pique-nique`); folding applies compatibility
+/// mappings (full-width, mathematical letters, ligatures: NFKC), lower-cases, removes accents and
+/// expands œ → oe, æ → ae.
+///
+/// Disqualifiers are matched more suspiciously, on `guardTokenLists`: see there.
 public enum Normalizer {
     /// The tokens of `text`, in order.
     public static func tokens(_ text: String) -> [Token] {
-        var s = text.precomposedStringWithCanonicalMapping
-        s = String(s.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}", "\u{2032}": return "'"
-            case "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}", "\u{2212}":
-                return "-"
-            default: return Character(scalar)
-            }
-        })
-        s = removeTimes(s)
-        var tokens: [Token] = []
-        var current = ""
-        func flush() {
-            // Leading and trailing hyphens are separators; inner ones stay.
-            let trimmed = current.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
-            if !trimmed.isEmpty, trimmed.contains(where: { $0.isLetter || $0.isNumber }) {
-                tokens.append(Token(original: trimmed, folded: fold(trimmed)))
-            }
-            current = ""
-        }
-        for ch in s {
-            if ch == "'" {
-                if !current.isEmpty {
-                    current.append("'")
-                    flush()
-                }
-            } else if ch == "-" || ch.isLetter || ch.isNumber {
-                current.append(ch)
-            } else {
-                flush()
-            }
-        }
-        flush()
-        return tokens
+        split(prepare(text, invisibleSeparates: true))
     }
 
-    /// Lower case, no accents, œ/æ expanded.
+    /// Token lists on which disqualifiers are searched: invisible characters read both as separators
+    /// and as nothing (`hôpi\u{AD}tal` is `hôpital`); each list also with hyphenated words split
+    /// (`Dr-Martin`), with runs of single letters joined (`I.R.M.` is `irm`); tokens folded through
+    /// Unicode TS #39 skeletons, so that look-alike letters (Cyrillic `о`) read as Latin ones, and
+    /// without a final apostrophe (`d embauche` reads as `d'embauche`).
+    public static func guardTokenLists(_ text: String) -> [[String]] {
+        var lists: [[String]] = []
+        for separates in [true, false] {
+            let words = split(prepare(text, invisibleSeparates: separates)).map(\.original)
+            let parts = words.flatMap { $0.split(separator: "-").map(String.init) }
+            lists.append(words.map(guardFold))
+            lists.append(parts.map(guardFold))
+            lists.append(joiningSingleLetters(parts).map(guardFold))
+        }
+        return lists
+    }
+
+    /// The guard folding of one word: skeleton, then `fold`, final apostrophe removed.
+    static func guardFold(_ word: String) -> String {
+        if let known = GuardCache.shared.value(for: word) { return known }
+        var f = fold(Confusables.skeleton(fold(word)))
+        while f.hasSuffix("'") { f.removeLast() }
+        GuardCache.shared.store(f, for: word)
+        return f
+    }
+
+    private static func joiningSingleLetters(_ tokens: [String]) -> [String] {
+        var out: [String] = []
+        var run = ""
+        for t in tokens {
+            if t.count == 1, t.first!.isLetter {
+                run += t
+            } else {
+                if !run.isEmpty { out.append(run) }
+                run = ""
+                out.append(t)
+            }
+        }
+        if !run.isEmpty { out.append(run) }
+        return out
+    }
+
+    /// Lower case, no accents, compatibility mappings (NFKC), œ/æ expanded.
     public static func fold(_ text: String) -> String {
         var out = ""
-        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+        let compatible = text.precomposedStringWithCompatibilityMapping.lowercased()
+        for scalar in compatible.decomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar.value {
             case 0x0300...0x036F: continue  // combining accents
             case 0x0153: out += "oe"
@@ -70,6 +85,61 @@ public enum Normalizer {
         return out
     }
 
+    /// NFC, apostrophes and dashes unified, times removed, invisible characters turned into spaces
+    /// (or removed), stray combining marks dropped.
+    static func prepare(_ text: String, invisibleSeparates: Bool) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+            switch scalar {
+            case "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}", "\u{2032}", "\u{FF07}":
+                out.append("'")
+            case "\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}", "\u{2212}", "\u{FE63}", "\u{FF0D}":
+                out.append("-")
+            default:
+                switch scalar.properties.generalCategory {
+                case .format, .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+                    if invisibleSeparates { out.append(" ") }
+                case .nonspacingMark, .enclosingMark, .spacingMark:
+                    if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) {
+                        if invisibleSeparates { out.append(" ") }
+                    }
+                    // Other combining marks left after NFC are dropped.
+                default:
+                    out.append(scalar)
+                }
+            }
+        }
+        return removeTimes(String(out))
+    }
+
+    private static func split(_ prepared: String) -> [Token] {
+        var tokens: [Token] = []
+        var current = String.UnicodeScalarView()
+        func flush() {
+            let word = String(current)
+            current = String.UnicodeScalarView()
+            // Leading and trailing hyphens are separators; inner ones stay.
+            let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            if !trimmed.isEmpty, trimmed.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                tokens.append(Token(original: trimmed, folded: fold(trimmed)))
+            }
+        }
+        for scalar in prepared.unicodeScalars {
+            if scalar == "'" {
+                if !current.isEmpty {
+                    current.append("'")
+                    flush()
+                }
+            } else if scalar == "-" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return tokens
+    }
+
     // A time: 1-2 digits, then h (optionally minutes) or :minutes; optionally a range to a second
     // time (9h-11h, 14h à 16h30, 14:00-15:30). Not inside a word or number.
     private static let timePattern = try! NSRegularExpression(
@@ -78,5 +148,25 @@ public enum Normalizer {
     static func removeTimes(_ text: String) -> String {
         let range = NSRange(text.startIndex..., in: text)
         return timePattern.stringByReplacingMatches(in: text, range: range, withTemplate: " ")
+    }
+}
+
+/// Remembers guard foldings (an ICU call each): calendars repeat their words.
+final class GuardCache: @unchecked Sendable {
+    static let shared = GuardCache()
+    private let lock = NSLock()
+    private var values: [String: String] = [:]
+
+    func value(for word: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[word]
+    }
+
+    func store(_ value: String, for word: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if values.count > 200_000 { values.removeAll(keepingCapacity: true) }
+        values[word] = value
     }
 }

@@ -50,7 +50,10 @@ public struct Classification: Hashable, Sendable {
 public struct PrivacyFilter: Sendable {
     public let whitelist: Whitelist
     private let formsByFirstToken: [String: [Whitelist.Form]]
-    private let disqualifiersByFirstToken: [String: [Whitelist.Disqualifier]]
+    /// Every accepted spelling of a disqualifier's first word (plural, singular) -> disqualifiers.
+    private let disqualifiersByFirstWord: [String: [Whitelist.Disqualifier]]
+    /// Per disqualifier id, the accepted spellings of each of its words.
+    private let disqualifierWordForms: [String: [Set<String>]]
 
     /// Family words accepted after `chez` in lower case.
     public static let familyWords: Set<String> = [
@@ -60,7 +63,15 @@ public struct PrivacyFilter: Sendable {
     public init(whitelist: Whitelist = .bundled) {
         self.whitelist = whitelist
         formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { $0.tokens[0] })
-        disqualifiersByFirstToken = Dictionary(grouping: whitelist.disqualifiers, by: { $0.tokens[0] })
+        var byFirst: [String: [Whitelist.Disqualifier]] = [:]
+        var wordForms: [String: [Set<String>]] = [:]
+        for d in whitelist.disqualifiers {
+            let forms = d.tokens.map(Self.spellings)
+            wordForms[d.id] = forms
+            for spelling in forms[0] { byFirst[spelling, default: []].append(d) }
+        }
+        disqualifiersByFirstWord = byFirst
+        disqualifierWordForms = wordForms
     }
 
     /// Classifies one event's texts.
@@ -72,8 +83,8 @@ public struct PrivacyFilter: Sendable {
         -> Classification
     {
         let titleTokens = Normalizer.tokens(title)
-        for tokens in [titleTokens, Normalizer.tokens(location), Normalizer.tokens(description)] {
-            if let d = firstDisqualifier(in: tokens) {
+        for text in [title, location, description] {
+            if let d = firstDisqualifier(in: text) {
                 return Classification(decision: .disqualified, rule: d.id)
             }
         }
@@ -87,9 +98,16 @@ public struct PrivacyFilter: Sendable {
 
     /// The decision for an occurrence: a `Moment`, or why not.
     public func filter(_ occurrence: Occurrence) -> FilterDecision {
-        let c = classify(
-            title: occurrence.summary, location: occurrence.location,
-            description: occurrence.eventDescription)
+        decision(
+            for: occurrence,
+            classification: classify(
+                title: occurrence.summary, location: occurrence.location,
+                description: occurrence.eventDescription))
+    }
+
+    /// The decision for an occurrence whose texts were already classified (occurrences of one
+    /// series share their texts).
+    public func decision(for occurrence: Occurrence, classification c: Classification) -> FilterDecision {
         switch c.decision {
         case .moment:
             let form = c.form!
@@ -105,16 +123,16 @@ public struct PrivacyFilter: Sendable {
     }
 
     /// Checks a parent's label for an unlabeled event and makes it a moment. The label is the
-    /// parent's own words: it is normalised (NFC, spaces collapsed) and refused when it contains a
-    /// disqualifier, when it is empty, or longer than 60 characters.
+    /// parent's own words: it is normalised (`normalisedLabel`) and refused when it contains a
+    /// disqualifier (matched as in titles), when it is empty, or longer than 60 code points.
     public func moment(
         label: String, eventReference: EventReference, start: EventTime, end: EventTime,
         isRecurring: Bool
     ) -> Result<Moment, LabelError> {
         let text = Self.normalisedLabel(label)
         guard !text.isEmpty else { return .failure(.empty) }
-        guard text.count <= 60 else { return .failure(.tooLong(text.count)) }
-        if let d = firstDisqualifier(in: Normalizer.tokens(text)) { return .failure(.disqualified(rule: d.id)) }
+        guard text.unicodeScalars.count <= 60 else { return .failure(.tooLong(text.unicodeScalars.count)) }
+        if let d = firstDisqualifier(in: text) { return .failure(.disqualified(rule: d.id)) }
         // The parent's phrase: its head noun is its last word, gender and number unknown (masculine
         // singular is the neutral French default); a matching form gives the real grammar.
         let form = bestForm(in: Normalizer.tokens(text))?.form
@@ -126,23 +144,76 @@ public struct PrivacyFilter: Sendable {
             eventReference: eventReference, start: start, end: end, isRecurring: isRecurring))
     }
 
-    /// A parent's label as stored: NFC, trimmed, inner white space collapsed, typographic
-    /// apostrophes made straight.
+    /// A parent's label as stored: NFC, invisible and control characters (bidirectional marks,
+    /// zero-width characters, escapes) and stray combining marks removed, typographic apostrophes
+    /// made straight, white space collapsed, trimmed.
     public static func normalisedLabel(_ label: String) -> String {
-        let nfc = label.precomposedStringWithCanonicalMapping
-            .replacingOccurrences(of: "\u{2019}", with: "'")
-        return nfc.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        let prepared = Normalizer.prepare(label, invisibleSeparates: true)
+        return prepared.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
     }
 
     // MARK: - Matching
 
-    private func firstDisqualifier(in tokens: [Token]) -> Whitelist.Disqualifier? {
-        for i in tokens.indices {
-            guard let candidates = disqualifiersByFirstToken[tokens[i].folded] else { continue }
-            let hits = candidates.filter { matches($0.tokens, tokens, at: i) }
-            if let longest = hits.max(by: { $0.tokens.count < $1.tokens.count }) { return longest }
+    /// The first disqualifier in `text`: on each of `Normalizer.guardTokenLists` in turn, the
+    /// earliest match, then the longest. A title word matches a disqualifier word when they are
+    /// equal or differ by a plural (`médecins`, `hôpitaux`) or a final `s` (`urgence`).
+    func firstDisqualifier(in text: String) -> Whitelist.Disqualifier? {
+        guard !text.isEmpty else { return nil }
+        // Calendars repeat their places and descriptions: remember the answer per text.
+        let key = whitelist.disqualifiersDigest + "\u{0}" + text
+        if let known = DisqualifierCache.shared.value(for: key) {
+            return known.flatMap { id in whitelist.disqualifiers.first { $0.id == id } }
+        }
+        let found = searchDisqualifier(in: text)
+        DisqualifierCache.shared.store(found?.id, for: key)
+        return found
+    }
+
+    private func searchDisqualifier(in text: String) -> Whitelist.Disqualifier? {
+        for tokens in Normalizer.guardTokenLists(text) {
+            for i in tokens.indices {
+                guard let candidates = disqualifiersByFirstWord[tokens[i]] else { continue }
+                let hits = candidates.filter { d in
+                    guard i + d.tokens.count <= tokens.count, let forms = disqualifierWordForms[d.id] else {
+                        return false
+                    }
+                    return forms.indices.allSatisfy { forms[$0].contains(tokens[i + $0]) }
+                }
+                // The longest, then the one written exactly as in the text (vaccins over vaccin).
+                func rank(_ d: Whitelist.Disqualifier) -> (Int, Int) {
+                    (d.tokens.count, d.tokens.indices.filter { tokens[i + $0] == d.tokens[$0] }.count)
+                }
+                if let best = hits.max(by: { rank($0) < rank($1) }) { return best }
+            }
         }
         return nil
+    }
+
+    /// The spellings of a disqualifier word that a title word may use: itself, and for words of
+    /// three letters or more a plural in -s or -x, a singular without the final -s, and -aux for
+    /// -al (hôpital, hôpitaux).
+    private static func spellings(_ word: String) -> Set<String> {
+        var forms: Set<String> = [word]
+        guard word.count >= 3 else { return forms }
+        forms.insert(word + "s")
+        forms.insert(word + "x")
+        if word.hasSuffix("s") { forms.insert(String(word.dropLast())) }
+        if word.hasSuffix("al") { forms.insert(String(word.dropLast(2)) + "aux") }
+        return forms
+    }
+
+    /// Whether a captured name may be kept: the name pattern, and neither a disqualifier (also
+    /// hidden inside it, for the longer ones: `Tomhôpital`) nor a forbidden-register word.
+    public func acceptsName(_ name: String) -> Bool {
+        guard Self.isGivenName(name) else { return false }
+        if firstDisqualifier(in: name) != nil { return false }
+        let folded = Normalizer.guardFold(name)
+        for d in whitelist.disqualifiers where d.tokens.count == 1 && d.tokens[0].count >= 5 {
+            if folded.contains(d.tokens[0]) { return false }
+        }
+        let plain = Normalizer.fold(name)
+        return !plain.split(separator: "-").contains { whitelist.registerWords.contains(String($0)) }
+            && !whitelist.registerWords.contains(plain)
     }
 
     private func bestForm(in tokens: [Token]) -> (form: Whitelist.Form, start: Int)? {
@@ -173,26 +244,46 @@ public struct PrivacyFilter: Sendable {
             let next = tokens[end]
             if next.folded == "de" || next.folded == "d'" {
                 guard end + 1 < tokens.count else { return nil }
-                return Self.isGivenName(tokens[end + 1].original) ? tokens[end + 1].original : nil
+                return acceptsName(tokens[end + 1].original) ? tokens[end + 1].original : nil
             }
-            return Self.isGivenName(next.original) ? next.original : nil
+            return acceptsName(next.original) ? next.original : nil
         case .chez:
             guard tokens[end].folded == "chez", end + 1 < tokens.count else { return nil }
             let candidate = tokens[end + 1].original
             if Self.familyWords.contains(candidate) { return candidate }
-            return Self.isGivenName(candidate) ? candidate : nil
+            return acceptsName(candidate) ? candidate : nil
         }
     }
 
-    /// A capitalised given name: letters (accents allowed), at most one inner hyphen, 2 to 20
-    /// letters, the first one upper case.
+    /// A capitalised given name, checked code point by code point: Latin letters only (ASCII,
+    /// Latin-1 and Latin Extended-A/B, accents precomposed), the first one upper case, at most one
+    /// inner hyphen, 2 to 20 letters. No digits, no invisible or combining characters, no other
+    /// script (a Cyrillic look-alike is not a letter here).
     public static func isGivenName(_ word: String) -> Bool {
-        guard let first = word.first, first.isUppercase, first.isLetter else { return false }
-        let parts = word.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty }) else { return false }
-        let letters = word.filter { $0 != "-" }
-        guard (2...20).contains(letters.count) else { return false }
-        return letters.allSatisfy { $0.isLetter }
+        let scalars = Array(word.unicodeScalars)
+        guard let first = scalars.first, first.properties.isUppercase, isLatinLetter(first) else { return false }
+        var letters = 0
+        var hyphens = 0
+        for (k, s) in scalars.enumerated() {
+            if s == "-" {
+                hyphens += 1
+                guard k > 0, k < scalars.count - 1, scalars[k - 1] != "-" else { return false }
+            } else if isLatinLetter(s) {
+                letters += 1
+            } else {
+                return false
+            }
+        }
+        return hyphens <= 1 && (2...20).contains(letters)
+    }
+
+    private static func isLatinLetter(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x41...0x5A, 0x61...0x7A: return true
+        case 0xC0...0xFF: return s.value != 0xD7 && s.value != 0xF7
+        case 0x100...0x24F: return s.properties.isAlphabetic
+        default: return false
+        }
     }
 
     /// "l'anniversaire" + "Anaïs" -> "l'anniversaire d'Anaïs"; "les vacances" + "mamie" (chez) ->
@@ -231,5 +322,25 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
         case .disqualified(let rule):
             return "the label contains a word of the disqualifier list (rule \(rule)); such events are never used"
         }
+    }
+}
+
+/// Remembers which disqualifier (if any) a text contains, per whitelist.
+final class DisqualifierCache: @unchecked Sendable {
+    static let shared = DisqualifierCache()
+    private let lock = NSLock()
+    private var values: [String: String?] = [:]
+
+    func value(for key: String) -> String?? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
+
+    func store(_ value: String?, for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if values.count > 100_000 { values.removeAll(keepingCapacity: true) }
+        values[key] = .some(value)
     }
 }

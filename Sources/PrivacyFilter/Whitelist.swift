@@ -31,11 +31,14 @@ public struct Whitelist: Sendable {
         /// Stable id, `D01`...
         public var id: String
         public var text: String
+        /// `text` tokenized and folded with `Normalizer.guardFold` (look-alike skeletons).
         public var tokens: [String]
     }
 
     public var forms: [Form]
     public var disqualifiers: [Disqualifier]
+    /// Forbidden-register words (`registers.txt`), folded: never accepted as a captured name.
+    public var registerWords: Set<String> = []
     /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
     /// audit file records both so that an auditor can check which rules produced a moment.
     public var momentsDigest: String
@@ -43,7 +46,8 @@ public struct Whitelist: Sendable {
 
     /// Parses the two files' contents.
     /// - Throws: `WhitelistError` naming the file and line of a malformed row or a duplicate id.
-    public init(moments: String, disqualifiers: String) throws(WhitelistError) {
+    /// - Parameter registers: `registers.txt` (`category<TAB>word` lines), optional.
+    public init(moments: String, disqualifiers: String, registers: String = "") throws(WhitelistError) {
         var forms: [Form] = []
         var seen = Set<String>()
         for (k, line) in moments.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -69,12 +73,16 @@ public struct Whitelist: Sendable {
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
             guard seen.insert(f[0]).inserted else { throw .duplicateID(file: "disqualifiers.txt", id: f[0]) }
-            let tokens = Normalizer.tokens(f[1]).map(\.folded)
+            let tokens = Normalizer.tokens(f[1]).map { Normalizer.guardFold($0.original) }
             guard !tokens.isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
             found.append(Disqualifier(id: f[0], text: f[1], tokens: tokens))
         }
         self.forms = forms
         self.disqualifiers = found
+        for line in registers.split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t")
+            if f.count == 2 { registerWords.insert(Normalizer.fold(String(f[1]).trimmingCharacters(in: .whitespaces))) }
+        }
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
     }
@@ -83,7 +91,9 @@ public struct Whitelist: Sendable {
     /// embedded copy is byte-identical to the files).
     public static let bundled: Whitelist = {
         do {
-            return try Whitelist(moments: WhitelistFiles.moments, disqualifiers: WhitelistFiles.disqualifiers)
+            return try Whitelist(
+                moments: WhitelistFiles.moments, disqualifiers: WhitelistFiles.disqualifiers,
+                registers: WhitelistFiles.registers)
         } catch {
             fatalError("the embedded whitelist is malformed: \(error)")
         }

@@ -155,4 +155,131 @@ D61	juge aux affaires familiales
 D62	certificat médical
 
 """#
+
+    /// Whitelists/registers.txt
+    static let registers = #"""
+# Forbidden registers for generated texts (DOMAIN.md section 4). A generated dictation containing
+# any of these is rejected, whatever the grade list says (Dubois-Buyse has mort, arme, sang, guerre).
+# Format: category<TAB>word. Words are the listed lemmas plus the plural and feminine forms a text
+# could contain; verbs are given as infinitives (match them by lemma for conjugated forms).
+# Match whole tokens or lemmas, never substrings: con/concert, cul/calcul, vin/vingt, arme/armoire,
+# nu/nuit, bite/habite must stay allowed.
+# Homographs to resolve by lemma/part of speech: "tombe" (noun; not the verb tomber: "la neige tombe"),
+# "dispute" (noun; not the verb disputer: "ils disputent un match"), "mort" (also a participle of mourir).
+violence	tuer
+violence	frapper
+violence	bagarre
+violence	bagarres
+violence	arme
+violence	armes
+violence	fusil
+violence	fusils
+violence	pistolet
+violence	pistolets
+violence	bombe
+violence	bombes
+violence	guerre
+violence	guerres
+violence	sang
+violence	blessé
+violence	blessée
+violence	blessés
+violence	blessées
+violence	attaque
+violence	attaques
+violence	meurtre
+violence	meurtres
+mort	mort
+mort	morte
+mort	morts
+mort	mortes
+mort	mourir
+mort	décès
+mort	enterrement
+mort	enterrements
+mort	cercueil
+mort	cercueils
+mort	cimetière
+mort	cimetières
+mort	tombe
+mort	tombes
+mort	deuil
+mort	deuils
+maladie	malade
+maladie	malades
+maladie	maladie
+maladie	maladies
+maladie	cancer
+maladie	cancers
+maladie	hôpital
+maladie	hôpitaux
+maladie	urgences
+maladie	opération
+maladie	opérations
+maladie	vomir
+maladie	virus
+corps	sexe
+corps	sexes
+corps	nu
+corps	nue
+corps	nus
+corps	nues
+corps	sein
+corps	seins
+corps	fesse
+corps	fesses
+insulte	merde
+insulte	merdes
+insulte	putain
+insulte	con
+insulte	conne
+insulte	cons
+insulte	connes
+insulte	connard
+insulte	connards
+insulte	connasse
+insulte	idiot
+insulte	idiote
+insulte	idiots
+insulte	idiotes
+insulte	imbécile
+insulte	imbéciles
+insulte	crétin
+insulte	crétine
+insulte	crétins
+insulte	crétines
+insulte	débile
+insulte	débiles
+alcool_tabac_drogue	vin
+alcool_tabac_drogue	vins
+alcool_tabac_drogue	bière
+alcool_tabac_drogue	bières
+alcool_tabac_drogue	apéro
+alcool_tabac_drogue	apéros
+alcool_tabac_drogue	alcool
+alcool_tabac_drogue	alcools
+alcool_tabac_drogue	ivre
+alcool_tabac_drogue	ivres
+alcool_tabac_drogue	champagne
+alcool_tabac_drogue	cigarette
+alcool_tabac_drogue	cigarettes
+alcool_tabac_drogue	fumer
+alcool_tabac_drogue	drogue
+alcool_tabac_drogue	drogues
+argent_conflit	dette
+argent_conflit	dettes
+argent_conflit	chômage
+argent_conflit	impôt
+argent_conflit	impôts
+argent_conflit	huissier
+argent_conflit	huissiers
+argent_conflit	huissière
+argent_conflit	divorce
+argent_conflit	divorces
+argent_conflit	dispute
+argent_conflit	disputes
+argent_conflit	punition
+argent_conflit	punitions
+
+"""#
 }

@@ -148,17 +148,47 @@ public final class StateStore {
         }
     }
 
+    /// The read window of an ingest, to forget occurrences that disappeared from a file (a moved or
+    /// deleted event): instants in seconds, dates as `YYYY-MM-DD` in the user's zone.
+    public struct Window: Sendable {
+        public var oneOff: Range<Int64>
+        public var recurring: Range<Int64>
+        public var oneOffDates: Range<String>
+        public var recurringDates: Range<String>
+        public init(oneOff: Range<Int64>, recurring: Range<Int64>, oneOffDates: Range<String>,
+                    recurringDates: Range<String>) {
+            self.oneOff = oneOff
+            self.recurring = recurring
+            self.oneOffDates = oneOffDates
+            self.recurringDates = recurringDates
+        }
+    }
+
     /// Stores one ingest in one transaction: every occurrence (inserted, or updated when its
     /// decision changed), and a pending suggestion for each new unlabeled event. Storing the same
     /// decisions again changes nothing.
-    /// - Returns: how many occurrence rows were added or changed.
+    /// - Returns: how many occurrence rows were added, changed or removed.
+    /// - Parameters:
+    ///   - decisions: each occurrence's decision with the path of the file it came from.
+    ///   - window: when given, stored occurrences of these files inside the window that the ingest
+    ///     did not produce again (moved or deleted events) are removed.
     @discardableResult
-    /// - Parameter decisions: each occurrence's decision with the path of the file it came from.
-    public func record(_ decisions: [(decision: OccurrenceDecision, source: String)]) throws(StateError) -> Int {
+    ///   - readSources: the files read completely in this ingest (their vanished occurrences are
+    ///     forgotten even when none of theirs is left in the window).
+    public func record(
+        _ decisions: [(decision: OccurrenceDecision, source: String)], window: Window? = nil,
+        readSources: [String] = []
+    ) throws(StateError) -> Int {
         try run {
             try db.transaction {
                 var sourceIDs: [String: Int64] = [:]
                 var changed = 0
+                var produced = Set<String>()
+                for source in readSources where sourceIDs[source] == nil {
+                    try db.execute("INSERT OR IGNORE INTO sources (path) VALUES (?)", [.text(source)])
+                    sourceIDs[source] = try db.query(
+                        "SELECT id FROM sources WHERE path = ?", [.text(source)])[0].int64("id")
+                }
                 for (decision, source) in decisions {
                     if sourceIDs[source] == nil {
                         try db.execute("INSERT OR IGNORE INTO sources (path) VALUES (?)", [.text(source)])
@@ -166,10 +196,15 @@ public final class StateStore {
                             "SELECT id FROM sources WHERE path = ?", [.text(source)])[0].int64("id")
                     }
                     changed += try upsert(decision, sourceID: sourceIDs[source])
+                    produced.insert(Self.key(decision))
                     if case .unlabeled(let event, _, _, _) = decision {
                         try db.execute(
                             "INSERT OR IGNORE INTO suggestions (event_ref) VALUES (?)", [.text(event.description)])
                     }
+                }
+                if let window {
+                    let read = readSources.compactMap { sourceIDs[$0] }
+                    changed += try forgetVanished(sources: read, produced: produced, window: window)
                 }
                 return changed
             }
@@ -225,6 +260,46 @@ public final class StateStore {
         return db.changes
     }
 
+    private static func key(_ d: OccurrenceDecision) -> String {
+        switch d {
+        case .moment(let m): return m.eventReference.description + "|" + startKey(m.start)
+        case .disqualified(_, let e, let s, _, _), .unlabeled(let e, let s, _, _):
+            return e.description + "|" + startKey(s)
+        }
+    }
+
+    /// Removes stored occurrences inside the window that this ingest did not produce again, for
+    /// the files it read and for the events it saw (an event moved to another time, or found in a
+    /// newer export under another file name).
+    private func forgetVanished(sources: [Int64], produced: Set<String>, window: Window) throws -> Int {
+        var removed = 0
+        let events = Set(produced.map { String($0.prefix(while: { $0 != "|" })) })
+        let selections: [(String, SQLValue)] = sources.map { ("source_id = ?", .integer($0)) }
+            + events.sorted().map { ("event_ref = ?", .text($0)) }
+        for (condition, value) in selections {
+            let rows = try db.query("""
+                SELECT event_ref, start_key FROM occurrences WHERE \(condition) AND (
+                    (recurring = 1 AND all_day = 0 AND start_seconds >= ? AND start_seconds < ?) OR
+                    (recurring = 0 AND all_day = 0 AND start_seconds >= ? AND start_seconds < ?) OR
+                    (recurring = 1 AND all_day = 1 AND start_date >= ? AND start_date < ?) OR
+                    (recurring = 0 AND all_day = 1 AND start_date >= ? AND start_date < ?))
+                """, [
+                    value, .integer(window.recurring.lowerBound), .integer(window.recurring.upperBound),
+                    .integer(window.oneOff.lowerBound), .integer(window.oneOff.upperBound),
+                    .text(window.recurringDates.lowerBound), .text(window.recurringDates.upperBound),
+                    .text(window.oneOffDates.lowerBound), .text(window.oneOffDates.upperBound),
+                ])
+            for row in rows {
+                let ref = try row.string("event_ref"), key = try row.string("start_key")
+                if !produced.contains(ref + "|" + key) {
+                    try db.execute("DELETE FROM occurrences WHERE event_ref = ? AND start_key = ?", [.text(ref), .text(key)])
+                    removed += db.changes
+                }
+            }
+        }
+        return removed
+    }
+
     static func startKey(_ t: EventTime) -> String {
         switch t {
         case .date(let d): return "d:\(d)"
@@ -263,7 +338,7 @@ public final class StateStore {
                 SELECT s.id, s.event_ref, o.all_day, o.start_seconds, o.end_seconds, o.start_date,
                        o.end_date, o.recurring, src.path
                 FROM suggestions s
-                JOIN occurrences o ON o.event_ref = s.event_ref
+                JOIN occurrences o ON o.event_ref = s.event_ref AND o.decision = 'unlabeled'
                 LEFT JOIN sources src ON src.id = o.source_id
                 WHERE \(condition)
                 ORDER BY s.id, o.start_key
@@ -319,11 +394,13 @@ public final class StateStore {
                 try db.execute("UPDATE suggestions SET status = 'labeled', label = ? WHERE id = ?",
                                [.text(label), .integer(id)])
                 for moment in moments {
-                    let source = try db.query(
-                        "SELECT source_id FROM occurrences WHERE event_ref = ? AND start_key = ?",
+                    // Only occurrences still waiting for the parent take the label: a disqualified
+                    // or already named occurrence of the same series keeps its decision.
+                    guard let row = try db.query(
+                        "SELECT source_id FROM occurrences WHERE event_ref = ? AND start_key = ? AND decision = 'unlabeled'",
                         [.text(moment.eventReference.description), .text(Self.startKey(moment.start))]
-                    ).first?.optionalInt64("source_id")
-                    _ = try upsert(.moment(moment), sourceID: source)
+                    ).first else { continue }
+                    _ = try upsert(.moment(moment), sourceID: try row.optionalInt64("source_id"))
                 }
             }
         }

@@ -119,4 +119,17 @@ struct EventsCommandTests {
                              "--now", "2026-03-25T12:00:00+01:00", "--tz", "Europe/Paris"])
         #expect(one.stderr.hasSuffix("1 event: 1 occurrence in the window, 0 errors\n"))
     }
+
+    @Test("--state must name a file; read-only commands never create a state")
+    func stateOption() throws {
+        let empty = runDictee(["--state", "", "child", "list"])
+        #expect(empty.code == .usage)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-st-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("none.sqlite").path
+        let r = runDictee(["--state", missing, "suggestions", "list"])
+        #expect(r.code == .dataError)
+        #expect(r.stderr.contains("no state yet"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -19,8 +19,14 @@ struct AuditFileTests {
     }
 
     func render(_ entries: [AuditFile.Entry]) -> String {
-        AuditFile.render(whitelist: filter.whitelist, window: [("now", "2026-11-29T18:00:00+01:00"), ("tz", "Europe/Paris")],
-                         counts: [("events", 5), ("moments", entries.count)], entries: entries)
+        AuditFile.render(
+            whitelist: filter.whitelist,
+            window: [("now", "2026-11-29T18:00:00+01:00"), ("tz", "Europe/Paris"),
+                     ("one_off_from", "2024-11-29T18:00:00+01:00"), ("recurring_from", "2026-11-22T18:00:00+01:00"),
+                     ("to", "2026-12-13T18:00:00+01:00")],
+            counts: [("events", 5), ("occurrences", 5), ("moments", entries.count), ("disqualified", 0),
+                     ("unlabeled", 0), ("to_label", 0), ("errors", 0)],
+            entries: entries)
     }
 
     @Test("what dictee writes verifies, and carries no title")
@@ -39,7 +45,10 @@ struct AuditFileTests {
     @Test("tampered lines are reported by number", arguments: [
         (#"{"date":"2026-12-01","phrase":"Anniv de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab"}"#, "phrase is not what rule"),
         (#"{"date":"2026-12-01","phrase":"l'anniversaire de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab","title":"x"}"#, "keys other than"),
-        (#"{"date":"2026-12-01","phrase":"l'anniversaire de tom chez le dentiste","first_name":"tom chez le dentiste","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name does not pass"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire de tom chez le dentiste","first_name":"tom chez le dentiste","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire d'Hôpital","first_name":"Hôpital","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
+        (#"{"date":"2026-12-01","phrase":"Chimio","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
+        (#"{"date":"2026-12-01", "phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
         (#"{"date":"2026-02-30","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "date is not"),
         (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"Piscine avec Tom"}"#, "event_ref"),
         (#"{"date":"2026-12-01","phrase":"rdv chez le notaire","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#, "not a label the parent gave"),
@@ -63,9 +72,26 @@ struct AuditFileTests {
         #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).problems.count == 1)
     }
 
-    @Test("a header from another whitelist is flagged")
+    @Test("a header from another whitelist, or carrying anything else, is an offending line 1")
     func changedWhitelist() {
         let text = render(entries()).replacingOccurrences(of: filter.whitelist.momentsDigest, with: String(repeating: "0", count: 64))
-        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).whitelistChanged)
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: [])
+        #expect(report.whitelistChanged)
+        #expect(report.problems.map(\.line) == [1])
+        for tampered in [
+            render(entries()).replacingOccurrences(of: "\"version\":1", with: "\"version\":true"),
+            render(entries()).replacingOccurrences(of: "\"tz\":\"Europe/Paris\"", with: "\"tz\":\"Europe/Paris\",\"note\":\"Dentiste Léa\""),
+            render(entries()).replacingOccurrences(of: "{\"format\"", with: "{\"format\":\"x\",\"format\""),
+        ] {
+            #expect(AuditFile.verify(tampered, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [1])
+        }
+    }
+
+    @Test("CRLF files are read line by line (numbers stay right)")
+    func crlf() {
+        let text = render(entries()).replacingOccurrences(of: "\n", with: "\r\n")
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: [])
+        #expect(report.problems.first?.line == 1)
+        #expect(report.problems.count == 6)
     }
 }

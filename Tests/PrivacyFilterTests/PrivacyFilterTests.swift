@@ -113,3 +113,61 @@ struct PrivacyFilterTests {
                               isRecurring: false) == .failure(.empty))
     }
 }
+
+@Suite("PrivacyFilter: what an attacker or a messy export tries")
+struct PrivacyFilterAdversarialTests {
+    let filter = PrivacyFilter()
+
+    @Test("disqualifiers written with invisible characters, look-alikes, compatibility forms, dots or plurals", arguments: [
+        "Anniv de Léa hôpi\u{00AD}tal", "Anniv de Léa hôp\u{200D}ital", "Anniv de Léa hôp\u{200B}ital",
+        "Anniv de Léa hôp\u{2060}ital", "Anniv de Léa h\u{043E}pital", "Anniv de Léa ＨＯＰＩＴＡＬ",
+        "Anniv de Léa 𝐡𝐨𝐩𝐢𝐭𝐚𝐥", "Anniv de Léa certiﬁcat médical", "Anniv de Léa Dʳ Martin",
+        "Anniv de Léa I.R.M.", "Anniv de Léa C.A.F.", "Anniv de Léa hôpitaux", "Anniv de Léa médecins",
+        "Anniv de Léa urgence", "Piscine puis entretien d embauche", "Piscine Docteur-Martin",
+        "garde-alternée piscine", "Rdv Pôle-Emploi puis piscine", "Anniv de Léa prise-de-sang",
+    ])
+    func dodges(_ title: String) {
+        #expect(filter.classify(title: title).decision == .disqualified, "\(title)")
+    }
+
+    @Test("a captured name never carries hidden or extra text", arguments: [
+        "Anniv de Tom\u{200D}à\u{200D}l\u{200D}hôpital", "Anniv de Tom" + String(repeating: "\u{E0041}", count: 50),
+        "Anniv de Tom" + String(repeating: "\u{0301}", count: 1000), "Anniv de Hôpital-Tom",
+        "Vacances chez Dr-Martin", "Anniv de Hôpitаl", "Anniv Больница", "Anniv de Ｔｏｍ", "Anniv de T0m",
+        "Anniv de Chimio", "Anniv de Merde",
+    ])
+    func names(_ title: String) {
+        let c = filter.classify(title: title)
+        if let name = c.firstName {
+            #expect(PrivacyFilter.isGivenName(name), "\(title) -> \(name)")
+            #expect(name.unicodeScalars.count <= 21, "\(title) -> \(name)")
+            #expect(filter.firstDisqualifier(in: name) == nil, "\(title) -> \(name)")
+            #expect(name == "Tom", "\(title) -> \(name)")
+        }
+    }
+
+    @Test("names: Latin letters only, one inner hyphen, 2 to 20 letters", arguments: [
+        ("Léa", true), ("Anaïs", true), ("Jean-Pierre", true), ("Zoé", true), ("Łucja", true),
+        ("Tom\u{200D}x", false), ("T0m", false), ("Больница", false), ("Ｔｏｍ", false), ("A", false),
+        ("Jean--Pierre", false), ("-Tom", false), ("Abcdefghijklmnopqrstu", false), ("léa", false),
+    ])
+    func givenName(_ name: String, _ ok: Bool) {
+        #expect(PrivacyFilter.isGivenName(name) == ok)
+    }
+
+    @Test("labels lose control and invisible characters; their length is counted in code points")
+    func labels() {
+        #expect(PrivacyFilter.normalisedLabel("la sortie \u{1B}]0;pwned\u{07} \u{202E}au parc") == "la sortie ]0;pwned au parc")
+        let ref = EventReference(uid: "x")
+        let t = EventTime.instant(0)
+        let long = "T" + String(repeating: "\u{0301}", count: 10_000)
+        if case .success(let m) = filter.moment(label: long, eventReference: ref, start: t, end: t, isRecurring: false) {
+            #expect(m.phrase.unicodeScalars.count <= 60)
+        }
+        guard case .failure = filter.moment(label: "d\u{0435}ntiste", eventReference: ref, start: t, end: t, isRecurring: false)
+        else {
+            Issue.record("a disguised disqualifier was accepted as a label")
+            return
+        }
+    }
+}

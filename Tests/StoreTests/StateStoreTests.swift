@@ -97,3 +97,51 @@ struct StateStoreTests {
         #expect(try store.dump().isEmpty)
     }
 }
+
+@Suite("StateStore: labels and vanished occurrences")
+struct StateStoreLifecycleTests {
+    let helper = StateStoreTests()
+
+    @Test("a label never overwrites a disqualified or named occurrence of the same series")
+    func labelOnlyUnlabeled() throws {
+        let (store, dir) = try helper.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ref = EventReference(uid: "series")
+        try store.record([
+            (.unlabeled(event: ref, start: .instant(1_000), end: .instant(2_000), isRecurring: true), "f.ics"),
+            (.disqualified(rule: "D15", event: ref, start: .instant(605_800), end: .instant(606_800), isRecurring: true), "f.ics"),
+        ])
+        let s = try #require(try store.pendingSuggestions().first)
+        #expect(s.occurrences.count == 1)
+        let moments = [Int64(1_000), 605_800].map { start in
+            Moment(phrase: "le lundi", basePhrase: "le lundi",
+                   grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "lundi"),
+                   firstName: nil, rule: "label", eventReference: ref, start: .instant(start),
+                   end: .instant(start + 1000), isRecurring: true)
+        }
+        try store.label(suggestion: s.id, label: "le lundi", moments: moments)
+        #expect(try store.moments().count == 1)
+        #expect(try store.dump().contains("D15"))
+    }
+
+    @Test("an occurrence that vanished from a re-read file, or moved, is forgotten inside the window")
+    func vanished() throws {
+        let (store, dir) = try helper.temporaryStore()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let window = StateStore.Window(oneOff: 0..<1_000_000, recurring: 500_000..<1_000_000,
+                                       oneOffDates: "1970-01-01"..<"1970-01-13", recurringDates: "1970-01-06"..<"1970-01-13")
+        let a = EventReference(uid: "a"), b = EventReference(uid: "b")
+        try store.record([
+            (.unlabeled(event: a, start: .instant(100), end: .instant(200), isRecurring: false), "f.ics"),
+            (.unlabeled(event: b, start: .instant(300), end: .instant(400), isRecurring: false), "f.ics"),
+        ], window: window, readSources: ["f.ics"])
+        // b moved to 350 in a newer export under another name; a was deleted from f.ics.
+        try store.record([(.unlabeled(event: b, start: .instant(350), end: .instant(450), isRecurring: false), "g.ics")],
+                         window: window, readSources: ["g.ics"])
+        #expect(try store.dump().components(separatedBy: "occurrences:").count - 1 == 2)
+        try store.record([], window: window, readSources: ["f.ics"])
+        let rows = try store.dump().components(separatedBy: "\n").filter { $0.hasPrefix("occurrences:") }
+        #expect(rows.count == 1)
+        #expect(rows.first?.contains("t:350") == true)
+    }
+}

@@ -37,7 +37,7 @@ extension Dictee {
             }
             var labels = Set<String>()
             if arguments.flags.contains("verify") {
-                switch StateOptions.open(context) {
+                switch StateOptions.open(context, create: false) {
                 case .success(let store):
                     do { labels = Set(try store.labels().values) } catch {
                         return StateOptions.report(error, context)

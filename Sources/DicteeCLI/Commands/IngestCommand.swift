@@ -72,10 +72,17 @@ extension Dictee {
             var entries: [AuditFile.Entry] = []
             var moments = 0, disqualified = 0, unlabeled = 0
             var toLabel = Set<EventReference>()
+            // Occurrences of one series share their texts: classify each text once.
+            var known: [String: Classification] = [:]
             for occurrence in result.occurrences {
                 let ref = occurrence.eventReference
                 var decision: OccurrenceDecision
-                switch filter.filter(occurrence) {
+                let textKey = occurrence.summary + "\u{0}" + occurrence.location + "\u{0}" + occurrence.eventDescription
+                let classification = known[textKey] ?? filter.classify(
+                    title: occurrence.summary, location: occurrence.location,
+                    description: occurrence.eventDescription)
+                known[textKey] = classification
+                switch filter.decision(for: occurrence, classification: classification) {
                 case .moment(let m):
                     decision = .moment(m)
                 case .disqualified(let rule):
@@ -100,10 +107,16 @@ extension Dictee {
                     unlabeled += 1
                     if !rejected.contains(ref) { toLabel.insert(ref) }
                 }
-                decisions.append((decision, occurrence.source.file))
+                decisions.append((decision, Self.absolute(occurrence.source.file)))
             }
+            let unreadable = Set(result.fileErrors.compactMap(\.path))
+            let readSources = arguments.positionals.filter { !unreadable.contains($0) }.map(Self.absolute)
+            let storeWindow = StateStore.Window(
+                oneOff: window.oneOff, recurring: window.recurring,
+                oneOffDates: zone.date(at: window.oneOff.lowerBound).description..<zone.date(at: window.oneOff.upperBound).description,
+                recurringDates: zone.date(at: window.recurring.lowerBound).description..<zone.date(at: window.recurring.upperBound).description)
             do {
-                try store.record(decisions)
+                try store.record(decisions, window: storeWindow, readSources: readSources)
             } catch {
                 return StateOptions.report(error, context)
             }
@@ -125,7 +138,9 @@ extension Dictee {
                     ],
                     counts: counts, entries: entries)
                 do {
+                    // The audit file names children: readable by the family's account only.
                     try Data(text.utf8).write(to: URL(fileURLWithPath: auditPath), options: .atomic)
+                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: auditPath)
                 } catch {
                     output.error("\(auditPath): cannot write the audit file")
                     return .internalError
@@ -149,6 +164,12 @@ extension Dictee {
             }
             if !result.fileErrors.isEmpty { return .dataError }
             return result.errors.isEmpty ? .ok : .itemErrors
+        }
+
+        /// The file's absolute, standardised path (so that `review --show-titles` finds it from
+        /// any folder, and `a.ics` and `./a.ics` are one source).
+        static func absolute(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.path
         }
 
         static func localDate(_ t: EventTime, _ zone: CalendarZone) -> String {

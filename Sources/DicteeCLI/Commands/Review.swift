@@ -37,7 +37,7 @@ extension Dictee {
                 return .usage
             }
             let store: StateStore
-            switch StateOptions.open(context) {
+            switch StateOptions.open(context, create: false) {
             case .success(let s): store = s
             case .failure(let code): return code
             }
