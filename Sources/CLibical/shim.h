@@ -26,4 +26,11 @@ static inline int dictee_rrule_by_parts(const struct icalrecurrencetype *r) {
     if (r->by_set_pos[0] != ICAL_RECURRENCE_ARRAY_MAX) m |= DICTEE_BY_SET_POS;
     return m;
 }
+// Whether a BYDAY value carries an ordinal (1MO, -1TH).
+static inline int dictee_rrule_has_ordinal_day(const struct icalrecurrencetype *r) {
+    for (int k = 0; k < ICAL_BY_DAY_SIZE && r->by_day[k] != ICAL_RECURRENCE_ARRAY_MAX; k++) {
+        if (icalrecurrencetype_day_position(r->by_day[k]) != 0) return 1;
+    }
+    return 0;
+}
 #endif

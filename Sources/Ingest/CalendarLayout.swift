@@ -1,11 +1,14 @@
 /// The top-level shape of a calendar file, so that a large file can be handed to libical in chunks.
 ///
 /// libical builds a full tree for what it parses (about 5 kB per VEVENT): a 50,000-event export
-/// would take 250 MB at once. When the file is well formed (every VEVENT directly inside a
-/// VCALENDAR, every component closed), each VCALENDAR is cut into chunks of at most
-/// `eventsPerChunk` VEVENTs, each repeating the calendar's own properties and VTIMEZONEs, so that
-/// libical resolves TZIDs and X-WR-TIMEZONE exactly as in the whole file. Anything less regular
-/// is parsed whole. Like `LineIndex`, this only finds BEGIN/END lines; libical reads the values.
+/// would take 250 MB at once. When the file is regular enough (VCALENDARs at the top, VEVENTs in
+/// them), each VCALENDAR is cut into chunks of at most `eventsPerChunk` VEVENTs, each repeating the
+/// calendar's own properties and VTIMEZONEs, so that libical resolves TZIDs and X-WR-TIMEZONE
+/// exactly as in the whole file. A component left open in the middle (a VEVENT or VALARM without
+/// its END line) is closed by the next BEGIN:VEVENT: the broken VEVENT is reported and left out,
+/// the rest is read. Anything less regular (a VCALENDAR inside another, content outside any
+/// VCALENDAR) is parsed whole. Like `LineIndex`, this only finds BEGIN/END lines; libical reads the
+/// values.
 struct CalendarLayout {
     struct Block {
         /// `BEGIN:VCALENDAR`, the calendar's property lines and its VTIMEZONE components.
@@ -30,6 +33,12 @@ struct CalendarLayout {
     /// Set when the file ends inside a component; the complete events before are still read.
     let truncation: Truncation?
 
+    /// Byte offsets of VEVENTs left open before the next VEVENT began: left out, to be reported.
+    let unclosedEvents: [Int]
+
+    /// Which block and which part of it each chunk is.
+    private let plan: [(block: Int, part: Int)]
+
     init(bytes: [UInt8]) {
         var blocks: [Block] = []
         var current: Block?
@@ -37,6 +46,7 @@ struct CalendarLayout {
         var childStart = 0
         var childKind: ChildKind = .other
         var regular = true
+        var unclosed: [Int] = []
         var i = 0
         let n = bytes.count
         scan: while i < n {
@@ -47,10 +57,18 @@ struct CalendarLayout {
             let lineRange = i..<min(j + 1, n)
             let isBegin = RawLines.hasPrefix(bytes, i, end, "BEGIN:")
             let isEnd = !isBegin && RawLines.hasPrefix(bytes, i, end, "END:")
+            let beginsEvent = isBegin && RawLines.isExactly(bytes, i + 6, end, "VEVENT")
+            let beginsCalendar = isBegin && RawLines.isExactly(bytes, i + 6, end, "VCALENDAR")
+            let endsCalendar = isEnd && RawLines.isExactly(bytes, i + 4, end, "VCALENDAR")
+            if depth >= 2, beginsEvent || endsCalendar {
+                // The open child never got its END line: close it here.
+                if childKind == .event { unclosed.append(childStart) }
+                depth = 1
+            }
             switch depth {
             case 0:
                 if isBegin {
-                    guard RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") else { regular = false; break scan }
+                    guard beginsCalendar else { regular = false; break scan }
                     current = Block(header: [lineRange])
                     depth = 1
                 } else if isEnd {
@@ -59,13 +77,13 @@ struct CalendarLayout {
                 }
             case 1:
                 if isBegin {
+                    if beginsCalendar { regular = false; break scan }
                     childStart = i
-                    childKind = RawLines.isExactly(bytes, i + 6, end, "VEVENT") ? .event
+                    childKind = beginsEvent ? .event
                         : RawLines.isExactly(bytes, i + 6, end, "VTIMEZONE") ? .timezone : .other
-                    if RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") { regular = false; break scan }
                     depth = 2
                 } else if isEnd {
-                    guard RawLines.isExactly(bytes, i + 4, end, "VCALENDAR"), let block = current else {
+                    guard endsCalendar, let block = current else {
                         regular = false
                         break scan
                     }
@@ -77,10 +95,7 @@ struct CalendarLayout {
                 }
             default:
                 if isBegin {
-                    if RawLines.isExactly(bytes, i + 6, end, "VEVENT") || RawLines.isExactly(bytes, i + 6, end, "VCALENDAR") {
-                        regular = false  // a VEVENT nested in another component
-                        break scan
-                    }
+                    if beginsCalendar { regular = false; break scan }
                     depth += 1
                 } else if isEnd {
                     depth -= 1
@@ -106,16 +121,23 @@ struct CalendarLayout {
             current = nil
         }
         self.truncation = regular ? truncation : nil
-        self.blocks = regular && depth == 0 && current == nil ? blocks : nil
+        self.unclosedEvents = regular ? unclosed : []
+        let cut = regular && depth == 0 && current == nil
+        self.blocks = cut ? blocks : nil
+        var plan: [(block: Int, part: Int)] = []
+        if cut {
+            for (b, block) in blocks.enumerated() {
+                let parts = max(1, (block.events.count + Self.eventsPerChunk - 1) / Self.eventsPerChunk)
+                for p in 0..<parts { plan.append((b, p)) }
+            }
+        }
+        self.plan = plan
     }
 
     private enum ChildKind { case event, timezone, other }
 
     /// How many chunks `chunk(_:of:)` gives (at least 1).
-    var chunkCount: Int {
-        guard let blocks else { return 1 }
-        return blocks.reduce(0) { $0 + max(1, ($1.events.count + Self.eventsPerChunk - 1) / Self.eventsPerChunk) }
-    }
+    var chunkCount: Int { blocks == nil ? 1 : max(plan.count, 1) }
 
     /// All chunks to parse, in order.
     func chunks(of bytes: [UInt8]) -> [[UInt8]] {
@@ -124,17 +146,8 @@ struct CalendarLayout {
 
     /// The `index`-th chunk: a whole VCALENDAR text, or the whole file when it is irregular.
     func chunk(_ index: Int, of bytes: [UInt8]) -> [UInt8] {
-        guard let blocks else { return bytes }
-        var remaining = index
-        for block in blocks {
-            let count = max(1, (block.events.count + Self.eventsPerChunk - 1) / Self.eventsPerChunk)
-            if remaining >= count {
-                remaining -= count
-                continue
-            }
-            return Self.chunk(block, part: remaining, of: bytes)
-        }
-        return []
+        guard let blocks, index < plan.count else { return blocks == nil ? bytes : [] }
+        return Self.chunk(blocks[plan[index].block], part: plan[index].part, of: bytes)
     }
 
     private static func chunk(_ block: Block, part: Int, of bytes: [UInt8]) -> [UInt8] {
@@ -164,37 +177,76 @@ struct CalendarLayout {
         "RDATE", "EXDATE", "RECURRENCE-ID", "STATUS", "SEQUENCE",
     ]
 
-    /// Appends the VEVENT at `range` with only `readProperties` (and their folded continuations),
-    /// without nested components.
+    /// Appends the VEVENT at `range` with only `readProperties`, without nested components, one
+    /// unfolded content line each (so that a fold inside a property name cannot hide it). EXDATE
+    /// and RDATE lists are written one value per line: libical keeps only the first 500 values of
+    /// a comma-separated list.
     private static func appendEvent(_ b: [UInt8], _ range: Range<Int>, to chunk: inout [UInt8]) {
+        var depth = 0
+        forEachLogicalLine(b, range) { line in
+            let n = line.count
+            if RawLines.hasPrefix(line, 0, n, "BEGIN:") {
+                depth += 1
+                if depth == 1 { emit(line, to: &chunk) }
+            } else if RawLines.hasPrefix(line, 0, n, "END:") {
+                if depth == 1 { emit(line, to: &chunk) }
+                depth -= 1
+            } else if depth == 1, readProperties.contains(where: { isProperty(line, 0, n, $0) }) {
+                if isProperty(line, 0, n, "EXDATE") || isProperty(line, 0, n, "RDATE") {
+                    emitList(line, to: &chunk)
+                } else {
+                    emit(line, to: &chunk)
+                }
+            }
+        }
+    }
+
+    private static func emit(_ line: [UInt8], to chunk: inout [UInt8]) {
+        chunk.append(contentsOf: line)
+        chunk.append(0x0D)
+        chunk.append(0x0A)
+    }
+
+    /// `EXDATE;TZID=X:a,b,c` becomes three lines, each with the same name and parameters.
+    private static func emitList(_ line: [UInt8], to chunk: inout [UInt8]) {
+        var inQuotes = false
+        var colon: Int?
+        for (k, byte) in line.enumerated() {
+            if byte == 0x22 { inQuotes.toggle() }
+            if byte == 0x3A, !inQuotes { colon = k; break }
+        }
+        guard let colon else { return emit(line, to: &chunk) }
+        let head = line[...colon]
+        for value in line[(colon + 1)...].split(separator: 0x2C, omittingEmptySubsequences: true) {
+            chunk.append(contentsOf: head)
+            chunk.append(contentsOf: value)
+            chunk.append(0x0D)
+            chunk.append(0x0A)
+        }
+    }
+
+    /// Calls `body` with each content line of `range`, unfolded (CRLF or LF followed by a space
+    /// or a tab is removed, RFC 5545 section 3.1).
+    private static func forEachLogicalLine(_ b: [UInt8], _ range: Range<Int>, _ body: ([UInt8]) -> Void) {
         var i = range.lowerBound
         let n = range.upperBound
-        var depth = 0
-        var keeping = false
+        var current: [UInt8] = []
+        var started = false
         while i < n {
             var j = i
             while j < n, b[j] != 0x0A { j += 1 }
             var end = j
             if end > i, b[end - 1] == 0x0D { end -= 1 }
-            let first = i < end ? b[i] : 0
-            if first == 0x20 || first == 0x09 {
-                // A folded continuation belongs to the line before it.
-            } else if RawLines.hasPrefix(b, i, end, "BEGIN:") {
-                depth += 1
-                keeping = depth == 1
-            } else if RawLines.hasPrefix(b, i, end, "END:") {
-                keeping = depth == 1
-                depth -= 1
+            if i < end, b[i] == 0x20 || b[i] == 0x09, started {
+                current.append(contentsOf: b[(i + 1)..<end])
             } else {
-                keeping = depth == 1 && readProperties.contains { isProperty(b, i, end, $0) }
-            }
-            if keeping {
-                chunk.append(contentsOf: b[i..<end])
-                chunk.append(0x0D)
-                chunk.append(0x0A)
+                if started { body(current) }
+                current = Array(b[i..<end])
+                started = true
             }
             i = j + 1
         }
+        if started { body(current) }
     }
 
     /// Whether the content line at `i..<end` is property `name` (followed by `;` or `:`).

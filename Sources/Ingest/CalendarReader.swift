@@ -115,9 +115,20 @@ final class ReadSession {
     func read(bytes input: [UInt8], name: String) {
         var bytes = input
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        sanitize(&bytes, name: name)
         let parser = ParseAhead(bytes: bytes)
         defer { parser.close() }
-        var file = FileState(name: name, index: LineIndex(bytes: bytes))
+        let fullIndex = LineIndex(bytes: bytes)
+        let unclosed = parser.unclosedEvents
+        var file = FileState(name: name, index: fullIndex.excluding(Set(unclosed)))
+        for offset in unclosed {
+            let entry = fullIndex.entries.first { $0.byteRange.lowerBound == offset }
+            eventCount += 1
+            diagnostics.append(Diagnostic(
+                severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
+                uid: entry?.uid ?? "", code: "unclosed-event",
+                message: "this VEVENT has no END:VEVENT before the next one begins; it is left out"))
+        }
         while let document = parser.take() {
             document?.forEachCalendar { calendar in
                 guard calendar.isCalendar || calendar.isBareEvent else { return }
@@ -145,6 +156,28 @@ final class ReadSession {
         if !file.sawCalendar {
             fileErrors.append(.notACalendar(path: name))
         }
+    }
+
+    /// Byte-level repairs libical needs: a NUL byte would end its input (every event after it
+    /// lost), and lone CR line endings (old Mac exports) are read as line feeds.
+    private func sanitize(_ bytes: inout [UInt8], name: String) {
+        var nul = false
+        var loneCR = false
+        for k in bytes.indices {
+            if bytes[k] == 0 {
+                bytes[k] = 0x20
+                nul = true
+            } else if bytes[k] == 0x0D, k + 1 == bytes.count || bytes[k + 1] != 0x0A {
+                bytes[k] = 0x0A
+                loneCR = true
+            }
+        }
+        if nul {
+            diagnostics.append(Diagnostic(
+                severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
+                code: "nul-byte", message: "the file contains NUL bytes; they were read as spaces"))
+        }
+        _ = loneCR
     }
 
     /// What is known about the file being read, across its chunks.
@@ -354,8 +387,8 @@ final class ReadSession {
     private func unknownTZID(_ property: String) -> EventProblem {
         EventProblem(
             code: "unknown-tzid",
-            message: "\(property) names a time zone that is neither in the file, nor in tzdata, "
-                + "nor a Windows zone name", property: property, value: nil)
+            message: "\(property) names a time zone that is not usable: no valid VTIMEZONE of that "
+                + "name in the file, not in tzdata, not a Windows zone name", property: property, value: nil)
     }
 
     /// An IANA name (also behind a vendor prefix such as `/mozilla.org/20050126_1/Europe/Paris` or
@@ -363,10 +396,11 @@ final class ReadSession {
     func lookUpZone(_ name: String) -> Zone? {
         if let cached = zoneCache[name] { return cached }
         var found = Zone.builtin(name)
-        if found == nil, name.contains("/") {
+        if found == nil, name.contains("/"), name.utf8.count <= 256 {
+            // A vendor prefix: try the last three, then two components.
             let parts = name.split(separator: "/")
-            for k in 1..<max(parts.count - 1, 1) where found == nil {
-                found = Zone.builtin(parts[k...].joined(separator: "/"))
+            for k in [3, 2] where found == nil && parts.count > k {
+                found = Zone.builtin(parts.suffix(k).joined(separator: "/"))
             }
         }
         if found == nil, let iana = WindowsZones.ianaName(forWindowsName: name) {

@@ -68,10 +68,26 @@ extension EventRecord {
         // libical's iterator steps one FREQ unit at a time inside next(): a SECONDLY rule limited
         // by day or month parts, or a MINUTELY rule limited by month parts, can spin for centuries
         // of seconds before it answers. No family calendar needs them.
-        if rule.frequency == .secondly && rule.usesByDayOrCoarser
-            || rule.frequency == .minutely && rule.usesByMonthOrYearParts
-        {
-            throw runaway("a sub-daily frequency filtered by day or month parts")
+        // libical's iterator steps one FREQ unit at a time inside next(): a sub-daily rule limited
+        // by day, month or year parts can spin for centuries before it answers, and BYWEEKNO
+        // without BYDAY crashes libical 3.0. No family calendar needs them.
+        if rule.frequency == .secondly && rule.usesAnyByPart {
+            throw runaway("FREQ=SECONDLY filtered by BY parts (not supported)")
+        }
+        if rule.frequency < .daily && rule.usesByDayOrCoarser {
+            throw runaway("a sub-daily frequency filtered by day, month or year parts (not supported)")
+        }
+        if rule.usesOrdinalDay && rule.frequency != .monthly && rule.frequency != .yearly {
+            throw EventProblem(
+                code: "broken-rrule",
+                message: "BYDAY with an ordinal (1MO, -1TH) needs FREQ=MONTHLY or YEARLY (RFC 5545 3.3.10)",
+                property: "RRULE", value: nil)
+        }
+        if rule.usesWeekNumberWithoutDay {
+            throw EventProblem(
+                code: "broken-rrule",
+                message: "BYWEEKNO without BYDAY is not supported (libical 3.0 cannot expand it)",
+                property: "RRULE", value: nil)
         }
         // A rule that ended before the window, or a series starting after it, gives nothing there
         // (DTSTART and RDATEs are added by the caller): no need to build libical's iterator.

@@ -99,6 +99,7 @@ struct LibicalCalendar {
             if let idProperty = icalcomponent_get_first_property(c, ICAL_TZID_PROPERTY),
                 let id = icalproperty_get_tzid(idProperty), String(cString: id) == tzid
             {
+                guard Self.isUsableTimezone(c) else { return nil }
                 guard let copy = icalcomponent_new_clone(c), let zone = icaltimezone_new() else {
                     return nil
                 }
@@ -111,6 +112,27 @@ struct LibicalCalendar {
             }
         }
         return nil
+    }
+
+    /// A VTIMEZONE libical can use safely: at least one STANDARD or DAYLIGHT part, each with a
+    /// readable TZOFFSETTO under 18 hours and, when it recurs, a YEARLY or MONTHLY rule (libical
+    /// expands a zone's rules eagerly: a MINUTELY one never ends).
+    private static func isUsableTimezone(_ zone: OpaquePointer) -> Bool {
+        let parts = children(of: zone, ICAL_XSTANDARD_COMPONENT) + children(of: zone, ICAL_XDAYLIGHT_COMPONENT)
+        guard !parts.isEmpty else { return false }
+        for part in parts {
+            guard let offset = icalcomponent_get_first_property(part, ICAL_TZOFFSETTO_PROPERTY),
+                abs(Int(icalproperty_get_tzoffsetto(offset))) < 18 * 3600,
+                icalcomponent_get_first_property(part, ICAL_DTSTART_PROPERTY) != nil
+            else { return false }
+            var rule = icalcomponent_get_first_property(part, ICAL_RRULE_PROPERTY)
+            while let r = rule {
+                let freq = icalproperty_get_rrule(r).freq
+                guard freq == ICAL_YEARLY_RECURRENCE || freq == ICAL_MONTHLY_RECURRENCE else { return false }
+                rule = icalcomponent_get_next_property(part, ICAL_RRULE_PROPERTY)
+            }
+        }
+        return true
     }
 
     /// Calls `body` with each VEVENT in file order.
@@ -221,6 +243,23 @@ struct RecurrenceRule {
         let coarse = Int(DICTEE_BY_MONTH_DAY | DICTEE_BY_YEAR_DAY
             | DICTEE_BY_WEEK_NO | DICTEE_BY_MONTH)
         return parts & coarse != 0
+    }
+
+    /// Whether any BY* part is used.
+    var usesAnyByPart: Bool {
+        dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }) != 0
+    }
+
+    /// BYWEEKNO without BYDAY: valid RFC 5545, but libical 3.0's iterator crashes or loops on it.
+    var usesWeekNumberWithoutDay: Bool {
+        let parts = Int(dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }))
+        return parts & Int(DICTEE_BY_WEEK_NO) != 0 && parts & Int(DICTEE_BY_DAY) == 0
+    }
+
+    /// Whether a BYDAY value carries an ordinal (`1MO`, `-1TH`): RFC 5545 allows it only with
+    /// FREQ=MONTHLY or YEARLY.
+    var usesOrdinalDay: Bool {
+        dictee_rrule_has_ordinal_day(withUnsafePointer(to: raw) { $0 }) != 0
     }
 }
 
@@ -459,8 +498,26 @@ final class Zone: @unchecked Sendable {
     /// The IANA zone `location` (e.g. `Europe/Paris`) from the system's tzdata, or `nil`.
     static func builtin(_ location: String) -> Zone? {
         if location == "UTC" || location == "Etc/UTC" || location == "GMT" { return .utc }
+        // libical opens zoneinfo/<name>: only plain IANA names reach it (no "..", no absolute
+        // path, a few short components), so a TZID can never make it open a FIFO or a device.
+        guard isPlainZoneName(location) else { return nil }
         guard let z = icaltimezone_get_builtin_timezone(location) else { return nil }
         return Zone(builtin: z, name: location)
+    }
+
+    /// `Area/Location` names: ASCII letters, digits, `_`, `-`, `+`; 1 to 3 components; 64 bytes.
+    static func isPlainZoneName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("/"), !name.hasSuffix("/") else {
+            return false
+        }
+        let components = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count <= 3 else { return false }
+        return components.allSatisfy { c in
+            !c.isEmpty && c != "." && c != ".."
+                && c.unicodeScalars.allSatisfy { s in
+                    s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "+")
+                }
+        }
     }
 
     /// The instant at which the wall clock of this zone shows `local`. A wall-clock time skipped by

@@ -50,13 +50,13 @@ struct LineIndex {
             let first = i < end ? bytes[i] : 0
             if first == 0x42 || first == 0x62 {  // B/b
                 if RawLines.isExactly(bytes, i, end, "BEGIN:VEVENT") {
-                    if openBegin == nil {
-                        openBegin = (line, i)
-                        uid = nil
-                        depth = 0
-                    } else {
-                        depth += 1
+                    if let open = openBegin {
+                        // The open VEVENT never got its END line (CalendarLayout closes it too).
+                        entries.append(Entry(beginLine: open.line, byteRange: open.offset..<i, uid: uid))
                     }
+                    openBegin = (line, i)
+                    uid = nil
+                    depth = 0
                 } else if openBegin != nil, RawLines.hasPrefix(bytes, i, end, "BEGIN:") {
                     depth += 1
                 }
@@ -86,14 +86,29 @@ struct LineIndex {
     /// The entry for the `ordinal`-th VEVENT libical returned, checked against its UID; when the
     /// order disagrees (malformed nesting), the first entry with that UID at or after it.
     func entry(ordinal: Int, uid: String?) -> Entry? {
-        if ordinal < entries.count, entries[ordinal].uid == uid { return entries[ordinal] }
-        if let uid {
-            if let found = entries[min(ordinal, entries.count)...].first(where: { $0.uid == uid }) {
+        let wanted = uid.map(Self.comparable)
+        if ordinal < entries.count, entries[ordinal].uid.map(Self.comparable) == wanted { return entries[ordinal] }
+        if let wanted {
+            if let found = entries[min(ordinal, entries.count)...].first(where: { $0.uid.map(Self.comparable) == wanted }) {
                 return found
             }
-            return entries.first(where: { $0.uid == uid })
+            return entries.first(where: { $0.uid.map(Self.comparable) == wanted })
         }
         return ordinal < entries.count ? entries[ordinal] : nil
+    }
+
+    /// The index without the VEVENTs starting at `offsets` (those libical is not given).
+    func excluding(_ offsets: Set<Int>) -> LineIndex {
+        guard !offsets.isEmpty else { return self }
+        var copy = self
+        copy.entries.removeAll { offsets.contains($0.byteRange.lowerBound) }
+        return copy
+    }
+
+    /// A UID as libical returns it: TEXT escapes undone, surrounding white space trimmed.
+    private static func comparable(_ uid: String) -> String {
+        uid.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+            .replacingOccurrences(of: "\\\\", with: "\\").trimmingCharacters(in: .whitespaces)
     }
 
     /// The content lines of an entry, unfolded, with their first physical line.

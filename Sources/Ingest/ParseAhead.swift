@@ -13,6 +13,7 @@ final class ParseAhead: @unchecked Sendable {
     private var ready: [Int: LibicalDocument?] = [:]
     private var total: Int?
     private var truncationFound: CalendarLayout.Truncation??
+    private var unclosedFound: [Int]?
     private var next = 0
     private var done: [LibicalDocument] = []
     private var closed = false
@@ -25,6 +26,7 @@ final class ParseAhead: @unchecked Sendable {
             condition.lock()
             total = count
             truncationFound = .some(layout.truncation)
+            unclosedFound = layout.unclosedEvents
             condition.broadcast()
             condition.unlock()
             for k in 0..<count {
@@ -75,6 +77,14 @@ final class ParseAhead: @unchecked Sendable {
         defer { condition.unlock() }
         while truncationFound == nil { condition.wait() }
         return truncationFound!
+    }
+
+    /// Byte offsets of VEVENTs left open before the next one (known once the file has been cut).
+    var unclosedEvents: [Int] {
+        condition.lock()
+        defer { condition.unlock() }
+        while unclosedFound == nil { condition.wait() }
+        return unclosedFound!
     }
 
     /// Hands back a chunk the reader has finished with, to be freed on the parsing thread.
