@@ -378,6 +378,10 @@ final class ReadSession {
                 guard let z else { throw unknownTZID(property) }
                 zone = z
             }
+        } else if let dateZone, property != "DTEND" {
+            // A floating EXDATE, RDATE or RECURRENCE-ID belongs to its series: read it in the
+            // series' zone (RFC 5545 3.8.5.1: same value type and zone as DTSTART).
+            zone = dateZone
         } else {
             zone = context.floating
         }

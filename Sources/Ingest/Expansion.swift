@@ -96,8 +96,20 @@ extension EventRecord {
             if untilInstant + 2 * 86_400 < window.lowerBound { return }
         }
         if start.instant >= window.upperBound + 86_400 { return }
+        // Without COUNT, sub-daily rules restart from a later DTSTART on the same phase (DTSTART
+        // plus a whole number of INTERVALs): libical's set_start loses the phase of an INTERVAL.
+        var first = start.local
+        if rule.count == 0 && skipAhead && rule.frequency < .daily {
+            let unit: Int64 = rule.frequency == .hourly ? 3600 : rule.frequency == .minutely ? 60 : 1
+            let step = unit * Int64(max(rule.interval, 1))
+            let target = start.zone.local(at: window.lowerBound).secondsIfUTC - 86_400
+            let origin = start.local.secondsIfUTC
+            if target > origin {
+                first = LocalDateTime(utcSeconds: origin + (target - origin) / step * step)
+            }
+        }
         guard let iterator = RecurrenceIterator(
-            rule: rule.withoutUntil, start: start.local, isDate: start.isDate)
+            rule: rule.withoutUntil, start: first, isDate: start.isDate)
         else {
             throw EventProblem(
                 code: "broken-rrule", message: "recurrence rule is not valid (RFC 5545 3.3.10)",
@@ -106,7 +118,7 @@ extension EventRecord {
         // Without COUNT, jump close to the window instead of walking from DTSTART (a SECONDLY rule
         // since 1970 must not walk 1.8 billion steps). The margin covers one FREQ period so that
         // libical starts on a period boundary before the window; results are filtered by instant.
-        if rule.count == 0 && skipAhead {
+        if rule.count == 0 && skipAhead && rule.frequency >= .daily {
             let marginDays: Int
             switch rule.frequency {
             case .secondly, .minutely, .hourly: marginDays = 1

@@ -520,9 +520,29 @@ final class Zone: @unchecked Sendable {
         }
     }
 
-    /// The instant at which the wall clock of this zone shows `local`. A wall-clock time skipped by
-    /// a DST change is read with the offset in force before the change (libical's rule).
+    /// The instant at which the wall clock of this zone shows `local` (RFC 5545 section 3.3.5): a
+    /// time repeated by a DST change (the fold) is its first occurrence, and a time skipped by one
+    /// (the gap) is read with the offset in force before the change. libical alone does the
+    /// opposite for both, so its answer is checked against the offsets a day before and after.
     func instant(of local: LocalDateTime) -> Int64 {
+        let guess = libicalInstant(of: local)
+        let fields = local.secondsIfUTC
+        let before = utcOffset(at: guess - 86_400)
+        let after = utcOffset(at: guess + 86_400)
+        if before == after { return guess }  // no change nearby: the common case
+        let early = fields - Int64(before)  // read with the offset before the change
+        let late = fields - Int64(after)
+        let earlyFits = self.local(at: early) == local
+        let lateFits = self.local(at: late) == local
+        switch (earlyFits, lateFits) {
+        case (true, true): return min(early, late)  // the fold: first occurrence
+        case (true, false): return early
+        case (false, true): return late
+        case (false, false): return early  // the gap: offset before the change
+        }
+    }
+
+    private func libicalInstant(of local: LocalDateTime) -> Int64 {
         var t = icaltime_null_time()
         t.year = Int32(local.date.year)
         t.month = Int32(local.date.month)
