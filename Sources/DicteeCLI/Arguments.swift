@@ -62,7 +62,7 @@ enum ArgumentParser {
                 if let inlineValue {
                     parsed.values[name] = inlineValue
                 } else {
-                    guard k < arguments.count else {
+                    guard k < arguments.count, !arguments[k].hasPrefix("--") else {
                         throw UsageError(description: "option '--\(name)' needs a value")
                     }
                     parsed.values[name] = arguments[k]

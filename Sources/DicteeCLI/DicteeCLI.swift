@@ -80,6 +80,10 @@ public enum DicteeCLI {
             },
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
         FileHandle.standardOutput.flushBuffer()
+        if FileHandle.outputFailed {
+            try? FileHandle.standardError.write(contentsOf: Data("error: cannot write the output\n".utf8))
+            exit(code == .ok ? ExitCode.ioError.rawValue : code.rawValue)
+        }
         exit(code.rawValue)
     }
 

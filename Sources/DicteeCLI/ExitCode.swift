@@ -15,6 +15,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let unavailable = ExitCode(rawValue: 69)
     /// 70 (EX_SOFTWARE): an internal error.
     public static let internalError = ExitCode(rawValue: 70)
+    /// 74 (EX_IOERR): the output could not be written.
+    public static let ioError = ExitCode(rawValue: 74)
     /// 75 (EX_TEMPFAIL): try again later (another run holds the lock).
     public static let temporaryFailure = ExitCode(rawValue: 75)
 

@@ -45,7 +45,8 @@ public final class OutputSink: @unchecked Sendable {
             out: { text in FileHandle.standardOutput.writeBuffered(text) },
             err: { text in
                 FileHandle.standardOutput.flushBuffer()
-                FileHandle.standardError.write(Data(text.utf8))
+                // A closed or full stderr must not crash the run: the exit status still tells.
+                try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
             })
     }
 }
@@ -59,9 +60,16 @@ extension FileHandle {
         if FileHandle.pending.count >= 1 << 16 { flushBuffer() }
     }
 
+    /// Set when stdout could not be written (closed pipe, full disk): the run exits 74.
+    nonisolated(unsafe) static var outputFailed = false
+
     func flushBuffer() {
         guard !FileHandle.pending.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(FileHandle.pending))
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(FileHandle.pending))
+        } catch {
+            FileHandle.outputFailed = true
+        }
         FileHandle.pending.removeAll(keepingCapacity: true)
     }
 }

@@ -464,9 +464,22 @@ final class ReadSession {
             let (record, instances) = records[k]
             if record.isSeries { hasSeriesMaster = true }
             if record.isCancelled { continue }
+            // EXDATEs and override slots by instant and by date, for lookups in constant time.
+            var removedInstants = Set<Int64>()
+            var removedDates = Set<CalendarDate>()
+            for slot in record.exdates + slots {
+                if slot.isDate { removedDates.insert(slot.local.date) } else { removedInstants.insert(slot.instant) }
+            }
             for instance in instances {
-                if record.exdates.contains(where: { Self.slot($0, matches: instance.start) }) { continue }
-                if slots.contains(where: { Self.slot($0, matches: instance.start) }) { continue }
+                if removedDates.contains(instance.start.local.date) { continue }
+                if instance.start.isDate {
+                    // A DATE-TIME EXDATE against an all-day series matches by its written date.
+                    if (record.exdates + slots).contains(where: { !$0.isDate && $0.local.date == instance.start.local.date }) {
+                        continue
+                    }
+                } else if removedInstants.contains(instance.start.instant) {
+                    continue
+                }
                 append(record, start: instance.start, period: instance.period,
                        recurring: record.isSeries, into: &output)
             }

@@ -71,11 +71,14 @@ extension EventRecord {
         // libical's iterator steps one FREQ unit at a time inside next(): a sub-daily rule limited
         // by day, month or year parts can spin for centuries before it answers, and BYWEEKNO
         // without BYDAY crashes libical 3.0. No family calendar needs them.
-        if rule.frequency == .secondly && rule.usesAnyByPart {
-            throw runaway("FREQ=SECONDLY filtered by BY parts (not supported)")
-        }
         if rule.frequency < .daily && rule.usesByDayOrCoarser {
+            // Measured: libical 3.0 spins inside next() on these (HOURLY;BYMONTHDAY=-15: 11 s).
             throw runaway("a sub-daily frequency filtered by day, month or year parts (not supported)")
+        }
+        if rule.frequency < .daily && rule.interval > 1 && rule.usesAnyByPart {
+            // Measured: libical 3.0 loses the INTERVAL's phase on these
+            // (MINUTELY;INTERVAL=87;BYHOUR=8 gives 19:10 where RFC 5545 gives 19:16).
+            throw runaway("a sub-daily INTERVAL with BY parts (not supported: libical 3.0 expands it wrongly)")
         }
         if rule.usesOrdinalDay && rule.frequency != .monthly && rule.frequency != .yearly {
             throw EventProblem(

@@ -121,7 +121,9 @@ struct LibicalCalendar {
         let parts = children(of: zone, ICAL_XSTANDARD_COMPONENT) + children(of: zone, ICAL_XDAYLIGHT_COMPONENT)
         guard !parts.isEmpty else { return false }
         for part in parts {
-            guard let offset = icalcomponent_get_first_property(part, ICAL_TZOFFSETTO_PROPERTY),
+            // A value libical could not read leaves an X-LIC-ERROR (and sometimes a zero offset).
+            guard icalcomponent_get_first_property(part, ICAL_XLICERROR_PROPERTY) == nil,
+                let offset = icalcomponent_get_first_property(part, ICAL_TZOFFSETTO_PROPERTY),
                 abs(Int(icalproperty_get_tzoffsetto(offset))) < 18 * 3600,
                 icalcomponent_get_first_property(part, ICAL_DTSTART_PROPERTY) != nil
             else { return false }

@@ -82,6 +82,33 @@ struct ExpansionTests {
         }
     }
 
+    @Test("sub-daily rules libical cannot expand correctly are per-event errors")
+    func subDailyWithByPartsAreRefused() throws {
+        for rule in ["FREQ=MINUTELY;INTERVAL=87;BYHOUR=8,11,19", "FREQ=HOURLY;INTERVAL=2;BYMINUTE=30", "FREQ=HOURLY;BYDAY=MO"] {
+            let text = calendar(vevent(uid: "r", ["DTSTART;TZID=Europe/Paris:20260313T130700", "RRULE:\(rule)"]))
+            #expect(try read(text).errors.map(\.code) == ["runaway-recurrence"], "\(rule)")
+        }
+    }
+
+    @Test("sub-daily rules without BY parts keep their phase when skipping ahead (150 seeded rules)")
+    func subDailyPhase() throws {
+        var g = RuleGenerator(rng: SeededGenerator(seed: 90))
+        for n in 0..<150 {
+            let freq = g.pick(["HOURLY", "MINUTELY"])
+            let rule = "FREQ=\(freq);INTERVAL=\(freq == "HOURLY" ? g.int(2...30) : g.int(60...900))"
+            let dtstart = String(format: "202603%02dT%02d%02d00", g.int(1...14), g.int(0...23), g.pick([0, 7, 15, 45]))
+            let text = calendar(vevent(uid: "s\(n)", ["DTSTART;TZID=Europe/Paris:\(dtstart)", "RRULE:\(rule)"]))
+            var fast = try reader(now: "2026-03-25T12:00:00+01:00")
+            var slow = fast
+            slow.walksFromStart = true
+            fast.walksFromStart = false
+            let a = fast.read(bytes: Array(text.utf8), name: "s.ics")
+            let b = slow.read(bytes: Array(text.utf8), name: "s.ics")
+            if !b.errors.isEmpty { continue }  // the full walk hit its cap: nothing to compare
+            #expect(a.occurrences.map(\.start) == b.occurrences.map(\.start), "RRULE:\(rule) DTSTART:\(dtstart)")
+        }
+    }
+
     @Test("a weekly rule keeps its wall-clock time across the DST change")
     func wallClockAcrossDST() throws {
         let text = calendar(vevent(uid: "w", [
