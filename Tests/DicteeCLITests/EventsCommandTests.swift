@@ -133,3 +133,48 @@ struct EventsCommandTests {
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 }
+
+@Suite("dictee review: the interactive queue")
+struct ReviewCommandTests {
+    @Test("on a terminal: one event at a time, no title unless asked; label, reject, skip, quit")
+    func interactive() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-review-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("s.sqlite").path
+        let ingest = runDictee(["--state", state, "ingest", fixture("famille.ics"),
+                                "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"])
+        #expect(ingest.code == .ok)
+        final class Box: @unchecked Sendable {
+            var out = "", err = ""
+            var answers: [String]
+            init(answers: [String]) { self.answers = answers }
+        }
+        let box = Box(answers: ["l", "la fête des voisins", "r", "x", "s", "q"])
+        let sink = OutputSink(out: { box.out += $0 }, err: { box.err += $0 })
+        let code = DicteeCLI.run(
+            arguments: ["--state", state, "review", "--tz", "Europe/Paris"], environment: [:], output: sink,
+            readLine: { box.answers.isEmpty ? nil : box.answers.removeFirst() }, isInteractive: true)
+        #expect(code == .ok)
+        #expect(box.out.contains("[1/196]"))
+        #expect(box.out.contains("labeled 1: la fête des voisins"))
+        #expect(box.out.contains("rejected: never suggested again"))
+        #expect(box.out.contains("1 labeled, 1 rejected"))
+        #expect(!box.out.contains("title (this terminal only)"))
+        let list = runDictee(["--state", state, "suggestions", "list", "--json"])
+        #expect(list.stdout.components(separatedBy: "\"id\":").count - 1 == 194)
+
+        let titles = Box(answers: ["q"])
+        let sink2 = OutputSink(out: { titles.out += $0 }, err: { _ in })
+        _ = DicteeCLI.run(
+            arguments: ["--state", state, "review", "--show-titles", "--tz", "Europe/Paris"], environment: [:],
+            output: sink2, readLine: { titles.answers.isEmpty ? nil : titles.answers.removeFirst() }, isInteractive: true)
+        #expect(titles.out.contains("title (this terminal only): "))
+    }
+
+    @Test("without a terminal, review points to the suggestions commands")
+    func notInteractive() {
+        let r = runDictee(["--state", "/tmp/none.sqlite", "review"])
+        #expect(r.code == .usage)
+        #expect(r.stderr.contains("dictee suggestions list"))
+    }
+}
