@@ -234,14 +234,14 @@ struct RecurrenceRule {
 
     /// Which BY* parts the rule uses.
     var usesByDayOrCoarser: Bool {
-        let parts = Int(dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }))
+        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
         let coarse = Int(DICTEE_BY_DAY | DICTEE_BY_MONTH_DAY
             | DICTEE_BY_YEAR_DAY | DICTEE_BY_WEEK_NO | DICTEE_BY_MONTH)
         return parts & coarse != 0
     }
 
     var usesByMonthOrYearParts: Bool {
-        let parts = Int(dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }))
+        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
         let coarse = Int(DICTEE_BY_MONTH_DAY | DICTEE_BY_YEAR_DAY
             | DICTEE_BY_WEEK_NO | DICTEE_BY_MONTH)
         return parts & coarse != 0
@@ -249,19 +249,19 @@ struct RecurrenceRule {
 
     /// Whether any BY* part is used.
     var usesAnyByPart: Bool {
-        dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }) != 0
+        withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) } != 0
     }
 
     /// BYWEEKNO without BYDAY: valid RFC 5545, but libical 3.0's iterator crashes or loops on it.
     var usesWeekNumberWithoutDay: Bool {
-        let parts = Int(dictee_rrule_by_parts(withUnsafePointer(to: raw) { $0 }))
+        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
         return parts & Int(DICTEE_BY_WEEK_NO) != 0 && parts & Int(DICTEE_BY_DAY) == 0
     }
 
     /// Whether a BYDAY value carries an ordinal (`1MO`, `-1TH`): RFC 5545 allows it only with
     /// FREQ=MONTHLY or YEARLY.
     var usesOrdinalDay: Bool {
-        dictee_rrule_has_ordinal_day(withUnsafePointer(to: raw) { $0 }) != 0
+        withUnsafePointer(to: raw) { dictee_rrule_has_ordinal_day($0) } != 0
     }
 }
 
