@@ -183,16 +183,16 @@ struct CalendarLayout {
     /// a comma-separated list.
     private static func appendEvent(_ b: [UInt8], _ range: Range<Int>, to chunk: inout [UInt8]) {
         var depth = 0
-        forEachLogicalLine(b, range) { line in
-            let n = line.count
-            if RawLines.hasPrefix(line, 0, n, "BEGIN:") {
+        forEachLogicalLine(b, range) { bytes, i, n in
+            let line = bytes[i..<n]
+            if RawLines.hasPrefix(bytes, i, n, "BEGIN:") {
                 depth += 1
                 if depth == 1 { emit(line, to: &chunk) }
-            } else if RawLines.hasPrefix(line, 0, n, "END:") {
+            } else if RawLines.hasPrefix(bytes, i, n, "END:") {
                 if depth == 1 { emit(line, to: &chunk) }
                 depth -= 1
-            } else if depth == 1, readProperties.contains(where: { isProperty(line, 0, n, $0) }) {
-                if isProperty(line, 0, n, "EXDATE") || isProperty(line, 0, n, "RDATE") {
+            } else if depth == 1, readProperties.contains(where: { isProperty(bytes, i, n, $0) }) {
+                if isProperty(bytes, i, n, "EXDATE") || isProperty(bytes, i, n, "RDATE") {
                     emitList(line, to: &chunk)
                 } else {
                     emit(line, to: &chunk)
@@ -201,22 +201,22 @@ struct CalendarLayout {
         }
     }
 
-    private static func emit(_ line: [UInt8], to chunk: inout [UInt8]) {
+    private static func emit(_ line: ArraySlice<UInt8>, to chunk: inout [UInt8]) {
         chunk.append(contentsOf: line)
         chunk.append(0x0D)
         chunk.append(0x0A)
     }
 
     /// `EXDATE;TZID=X:a,b,c` becomes three lines, each with the same name and parameters.
-    private static func emitList(_ line: [UInt8], to chunk: inout [UInt8]) {
+    private static func emitList(_ line: ArraySlice<UInt8>, to chunk: inout [UInt8]) {
         var inQuotes = false
         var colon: Int?
-        for (k, byte) in line.enumerated() {
-            if byte == 0x22 { inQuotes.toggle() }
-            if byte == 0x3A, !inQuotes { colon = k; break }
+        for k in line.indices {
+            if line[k] == 0x22 { inQuotes.toggle() }
+            if line[k] == 0x3A, !inQuotes { colon = k; break }
         }
         guard let colon else { return emit(line, to: &chunk) }
-        let head = line[...colon]
+        let head = line[line.startIndex...colon]
         for value in line[(colon + 1)...].split(separator: 0x2C, omittingEmptySubsequences: true) {
             chunk.append(contentsOf: head)
             chunk.append(contentsOf: value)
@@ -226,27 +226,35 @@ struct CalendarLayout {
     }
 
     /// Calls `body` with each content line of `range`, unfolded (CRLF or LF followed by a space
-    /// or a tab is removed, RFC 5545 section 3.1).
-    private static func forEachLogicalLine(_ b: [UInt8], _ range: Range<Int>, _ body: ([UInt8]) -> Void) {
+    /// or a tab is removed, RFC 5545 section 3.1), as (bytes, start, end): a range of `b` when the
+    /// line is not folded, else an unfolded copy.
+    private static func forEachLogicalLine(
+        _ b: [UInt8], _ range: Range<Int>, _ body: ([UInt8], Int, Int) -> Void
+    ) {
         var i = range.lowerBound
         let n = range.upperBound
-        var current: [UInt8] = []
-        var started = false
+        var pending: Range<Int>?  // the current line, while it has no continuation
+        var unfolded: [UInt8]?  // the current line, once a continuation was seen
+        func flush() {
+            if let u = unfolded { body(u, 0, u.count) } else if let p = pending { body(b, p.lowerBound, p.upperBound) }
+            pending = nil
+            unfolded = nil
+        }
         while i < n {
             var j = i
             while j < n, b[j] != 0x0A { j += 1 }
             var end = j
             if end > i, b[end - 1] == 0x0D { end -= 1 }
-            if i < end, b[i] == 0x20 || b[i] == 0x09, started {
-                current.append(contentsOf: b[(i + 1)..<end])
+            if i < end, b[i] == 0x20 || b[i] == 0x09, pending != nil || unfolded != nil {
+                if unfolded == nil, let p = pending { unfolded = Array(b[p]) }
+                unfolded!.append(contentsOf: b[(i + 1)..<end])
             } else {
-                if started { body(current) }
-                current = Array(b[i..<end])
-                started = true
+                flush()
+                pending = i..<end
             }
             i = j + 1
         }
-        if started { body(current) }
+        flush()
     }
 
     /// Whether the content line at `i..<end` is property `name` (followed by `;` or `:`).

@@ -426,9 +426,13 @@ final class ReadSession {
         for (_, members) in byUID {
             emit(group: members, into: &output)
         }
-        output.sort { $0.key < $1.key }
+        // Sort small indices rather than moving whole occurrences around.
+        let order = output.indices.sorted { a, b in
+            let ka = output[a].key, kb = output[b].key
+            return ka.start != kb.start ? ka.start < kb.start : ka < kb
+        }
         return IngestResult(
-            occurrences: output.map(\.occurrence), diagnostics: diagnostics,
+            occurrences: order.map { output[$0].occurrence }, diagnostics: diagnostics,
             fileErrors: fileErrors, eventCount: eventCount)
     }
 

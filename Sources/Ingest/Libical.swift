@@ -475,6 +475,9 @@ final class Zone: @unchecked Sendable {
     // zone's cached table of changes, which is why the reader is single-threaded).
     private let pointer: OpaquePointer
     private let owned: Bool
+    /// Local dates (days since the epoch) known to be at least a day away from any offset change.
+    private var quietDays: [Int64: Bool] = [:]
+    private let cacheLock = NSLock()
     /// The name it was found under (IANA location, Windows name mapped, or the file's TZID).
     let name: String
 
@@ -529,9 +532,20 @@ final class Zone: @unchecked Sendable {
     func instant(of local: LocalDateTime) -> Int64 {
         let guess = libicalInstant(of: local)
         let fields = local.secondsIfUTC
+        let day = fields >= 0 ? fields / 86_400 : (fields - 86_399) / 86_400
+        cacheLock.lock()
+        let quiet = quietDays[day]
+        cacheLock.unlock()
+        if quiet == true { return guess }  // no offset change within a day of this date
         let before = utcOffset(at: guess - 86_400)
         let after = utcOffset(at: guess + 86_400)
-        if before == after { return guess }  // no change nearby: the common case
+        if before == after {
+            cacheLock.lock()
+            if quietDays.count > 100_000 { quietDays.removeAll() }
+            quietDays[day] = true
+            cacheLock.unlock()
+            return guess
+        }
         let early = fields - Int64(before)  // read with the offset before the change
         let late = fields - Int64(after)
         let earlyFits = self.local(at: early) == local

@@ -86,6 +86,7 @@ struct LineIndex {
     /// The entry for the `ordinal`-th VEVENT libical returned, checked against its UID; when the
     /// order disagrees (malformed nesting), the first entry with that UID at or after it.
     func entry(ordinal: Int, uid: String?) -> Entry? {
+        if ordinal < entries.count, entries[ordinal].uid == uid { return entries[ordinal] }  // the usual case
         let wanted = uid.map(Self.comparable)
         if ordinal < entries.count, entries[ordinal].uid.map(Self.comparable) == wanted { return entries[ordinal] }
         if let wanted {
@@ -107,7 +108,8 @@ struct LineIndex {
 
     /// A UID as libical returns it: TEXT escapes undone, surrounding white space trimmed.
     private static func comparable(_ uid: String) -> String {
-        uid.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+        guard uid.utf8.contains(where: { $0 == 0x5C || $0 == 0x20 || $0 == 0x09 }) else { return uid }
+        return uid.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
             .replacingOccurrences(of: "\\\\", with: "\\").trimmingCharacters(in: .whitespaces)
     }
 
