@@ -444,7 +444,11 @@ final class ReadSession {
         for k in group {
             if records[k].record.recurrenceID == nil { masters.append(k) } else { overrides.append(k) }
         }
-        // Exact duplicates (the same export imported twice) count once.
+        // Several versions of one event (the same UID): the highest SEQUENCE supersedes the others
+        // (RFC 5545 3.8.7.4); exact duplicates (the same export imported twice) count once.
+        if let newest = masters.map({ records[$0].record.sequence }).max() {
+            masters = masters.filter { records[$0].record.sequence == newest }
+        }
         var seenMasters = Set<String>()
         masters = masters.filter { k in
             let r = records[k].record
@@ -488,7 +492,9 @@ final class ReadSession {
                        recurring: record.isSeries, into: &output)
             }
         }
-        for k in overrides {
+        // A cancelled series takes its moved instances with it.
+        let seriesCancelled = !masters.isEmpty && masters.allSatisfy { records[$0].record.isCancelled }
+        for k in overrides where !seriesCancelled {
             let (record, instances) = records[k]
             if record.isCancelled { continue }
             // An override of a series, or an orphan (master absent), is recurring; an override of a

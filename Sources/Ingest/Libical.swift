@@ -516,7 +516,8 @@ final class Zone: @unchecked Sendable {
             return false
         }
         let components = name.split(separator: "/", omittingEmptySubsequences: false)
-        guard components.count <= 3 else { return false }
+        // tzdata's "right/" zones count leap seconds: civil time is never read that way.
+        guard components.count <= 3, components.first != "right" else { return false }
         return components.allSatisfy { c in
             !c.isEmpty && c != "." && c != ".."
                 && c.unicodeScalars.allSatisfy { s in
