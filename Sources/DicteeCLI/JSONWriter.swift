@@ -1,3 +1,5 @@
+import DicteeCore
+
 /// Minimal JSON text writer (RFC 8259) for command output: keys in the order given, strings
 /// escaped, non-ASCII kept as UTF-8. Faster than JSONEncoder for 50,000 occurrences, and the key
 /// order matches the documented contract.
@@ -6,27 +8,7 @@ struct JSONWriter {
 
     init(capacity: Int = 1024) { text.reserveCapacity(capacity) }
 
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ s: String) -> String { JSONText.quoted(s) }
 
     /// A JSON value.
     enum Value {

@@ -33,6 +33,24 @@ enum TimeOptions {
         }
     }
 
+    /// The zone and "now" of a command, or the usage error already printed (exit 64).
+    static func resolve(_ arguments: ParsedArguments, _ context: CommandContext)
+        -> Result<(zone: CalendarZone, now: Int64), ExitCode>
+    {
+        do {
+            let zone = try zone(arguments, context)
+            return .success((zone, try now(arguments, context, zone: zone)))
+        } catch {
+            context.output.error(error.description)
+            return .failure(.usage)
+        }
+    }
+
+    /// The zone of a command, or the usage error already printed (exit 64).
+    static func resolveZone(_ arguments: ParsedArguments, _ context: CommandContext) -> Result<CalendarZone, ExitCode> {
+        resolve(arguments, context).map(\.zone)
+    }
+
     /// "Now" in seconds since the epoch: `--now`, else the clock.
     static func now(_ arguments: ParsedArguments, _ context: CommandContext, zone: CalendarZone)
         throws(UsageError) -> Int64

@@ -178,3 +178,39 @@ struct ReviewCommandTests {
         #expect(r.stderr.contains("dictee suggestions list"))
     }
 }
+
+@Suite("dictee classify: the contract")
+struct ClassifyCommandTests {
+    @Test("--json: one object per title with exactly decision, phrase, first_name, rule")
+    func json() throws {
+        let r = runDictee(["classify", "--json", "Anniv de Tom", "Dentiste Léa", "Coiffeur"])
+        #expect(r.code == .ok)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        for o in objects { #expect(Set(o.keys) == ["decision", "phrase", "first_name", "rule"]) }
+        #expect(objects[0]["decision"] as? String == "moment")
+        #expect(objects[0]["phrase"] as? String == "l'anniversaire de Tom")
+        #expect(objects[0]["first_name"] as? String == "Tom")
+        #expect(objects[1]["decision"] as? String == "disqualified")
+        #expect(objects[1]["phrase"] is NSNull)
+        #expect((objects[1]["rule"] as? String)?.hasPrefix("D") == true)
+        #expect(objects[2]["decision"] as? String == "unlabeled")
+        #expect(objects[2]["rule"] is NSNull)
+    }
+
+    @Test("titles on stdin, one per line")
+    func stdin() {
+        final class Box: @unchecked Sendable { var out = "" }
+        let box = Box()
+        let sink = OutputSink(out: { box.out += $0 }, err: { _ in })
+        let code = DicteeCLI.run(arguments: ["classify", "--json"], environment: [:], output: sink,
+                                 standardInput: { "Vacs chez papi\r\nPiscine 10h\n" })
+        #expect(code == .ok)
+        #expect(box.out == """
+            {"decision":"moment","phrase":"les vacances chez papi","first_name":"papi","rule":"M059"}
+            {"decision":"moment","phrase":"la sortie piscine","first_name":null,"rule":"M001"}
+
+            """)
+    }
+}

@@ -49,14 +49,10 @@ extension Dictee {
                 output.hint("dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
                 return .usage
             }
-            let zone: CalendarZone
-            let now: Int64
-            do {
-                zone = try TimeOptions.zone(arguments, context)
-                now = try TimeOptions.now(arguments, context, zone: zone)
-            } catch {
-                output.error(error.description)
-                return .usage
+            let zone: CalendarZone, now: Int64
+            switch TimeOptions.resolve(arguments, context) {
+            case .success(let time): (zone, now) = time
+            case .failure(let code): return code
             }
             let reader = CalendarReader(
                 zone: zone, window: .around(nowSeconds: now, zone: zone))

@@ -40,14 +40,10 @@ extension Dictee {
                 output.hint("dictee ingest Fixtures/famille.ics")
                 return .usage
             }
-            let zone: CalendarZone
-            let now: Int64
-            do {
-                zone = try TimeOptions.zone(arguments, context)
-                now = try TimeOptions.now(arguments, context, zone: zone)
-            } catch {
-                output.error(error.description)
-                return .usage
+            let zone: CalendarZone, now: Int64
+            switch TimeOptions.resolve(arguments, context) {
+            case .success(let time): (zone, now) = time
+            case .failure(let code): return code
             }
             let store: StateStore
             switch StateOptions.open(context) {

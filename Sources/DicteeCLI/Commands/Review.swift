@@ -31,14 +31,11 @@ extension Dictee {
                 output.hint("use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'")
                 return .usage
             }
-            let zone: CalendarZone
-            do { zone = try TimeOptions.zone(arguments, context) } catch {
-                output.error(error.description)
-                return .usage
-            }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
+            let zone: CalendarZone, store: StateStore
+            switch TimeOptions.resolveZone(arguments, context).flatMap({ z in
+                StateOptions.open(context, create: false).map { (z, $0) }
+            }) {
+            case .success(let opened): (zone, store) = opened
             case .failure(let code): return code
             }
             let pending: [Suggestion]
