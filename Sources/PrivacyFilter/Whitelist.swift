@@ -50,7 +50,7 @@ public struct Whitelist: Sendable {
     public init(moments: String, disqualifiers: String, registers: String = "") throws(WhitelistError) {
         var forms: [Form] = []
         var seen = Set<String>()
-        for (k, line) in moments.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (k, line) in Self.lines(moments).enumerated() {
             let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if row.isEmpty || row.hasPrefix("#") || k == 0 && row.hasPrefix("id\t") { continue }
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -67,7 +67,7 @@ public struct Whitelist: Sendable {
                 tokens: tokens))
         }
         var found: [Disqualifier] = []
-        for (k, line) in disqualifiers.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (k, line) in Self.lines(disqualifiers).enumerated() {
             let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if row.isEmpty || row.hasPrefix("#") { continue }
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -79,12 +79,18 @@ public struct Whitelist: Sendable {
         }
         self.forms = forms
         self.disqualifiers = found
-        for line in registers.split(separator: "\n") where !line.hasPrefix("#") {
+        for line in Self.lines(registers) where !line.hasPrefix("#") {
             let f = line.split(separator: "\t")
             if f.count == 2 { registerWords.insert(Normalizer.fold(String(f[1]).trimmingCharacters(in: .whitespaces))) }
         }
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
+    }
+
+    /// Lines split on the line feed scalar (a CRLF file stays one row per line).
+    private static func lines(_ text: String) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String(String.UnicodeScalarView($0)) }
     }
 
     /// The rules shipped with this build (`Whitelists/` embedded at build time; a test checks the

@@ -39,8 +39,9 @@ extension Dictee {
                     context.output.hint("dictee classify \"Anniv de Tom\"")
                     return .usage
                 }
-                titles = input.split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }
+                // Split on the line feed scalar: "\r\n" is a single Character in Swift.
+                titles = input.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }
                 if titles.last == "" { titles.removeLast() }
             }
             let filter = PrivacyFilter()
