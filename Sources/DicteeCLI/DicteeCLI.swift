@@ -186,7 +186,8 @@ public enum DicteeCLI {
         text += """
 
             options: --state PATH (before the command: the state database; default
-                     $DICTEE_STATE, else $XDG_DATA_HOME/dictee/dictee.sqlite),
+                     $DICTEE_STATE, else $XDG_DATA_HOME/dictee/dictee.sqlite, else
+                     ~/.local/share/dictee/dictee.sqlite),
                      --help (also after a command), --version
             run 'dictee <command> --help' for a command's options and an example.
             """

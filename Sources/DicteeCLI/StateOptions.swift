@@ -9,7 +9,8 @@ enum StateOptions {
         if let path = context.statePath, !path.isEmpty { return path }
         let env = context.environment
         if let path = env["DICTEE_STATE"], !path.isEmpty { return path }
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        // XDG Base Directory: a relative XDG_DATA_HOME is invalid and ignored.
+        let base = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return base + "/dictee/dictee.sqlite"
     }

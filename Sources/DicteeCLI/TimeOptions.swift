@@ -1,3 +1,4 @@
+import Store
 import DicteeCore
 import Foundation
 import Ingest
@@ -49,6 +50,24 @@ enum TimeOptions {
     /// The zone of a command, or the usage error already printed (exit 64).
     static func resolveZone(_ arguments: ParsedArguments, _ context: CommandContext) -> Result<CalendarZone, ExitCode> {
         resolve(arguments, context).map(\.zone)
+    }
+
+    /// The zone and the state for commands that show stored times: `--tz`, else the zone of the
+    /// last ingest, else the usual defaults.
+    static func zoneAndState(_ arguments: ParsedArguments, _ context: CommandContext)
+        -> Result<(zone: CalendarZone, store: StateStore), ExitCode>
+    {
+        let store: StateStore
+        switch StateOptions.open(context, create: false) {
+        case .success(let s): store = s
+        case .failure(let code): return .failure(code)
+        }
+        if arguments.values["tz"] == nil, let stored = try? store.ingestZone(),
+            let zone = try? CalendarZone(identifier: stored)
+        {
+            return .success((zone, store))
+        }
+        return resolveZone(arguments, context).map { ($0, store) }
     }
 
     /// "Now" in seconds since the epoch: `--now`, else the clock.

@@ -51,7 +51,7 @@ public enum AuditFile {
 
     /// What `verify` found.
     public struct Report: Sendable {
-        /// Moment lines read (the header excluded).
+        /// Lines after the header (moment lines, valid or not).
         public var lines = 0
         /// Lines per rule id.
         public var byRule: [String: Int] = [:]
@@ -79,9 +79,21 @@ public enum AuditFile {
         // Split on the line feed scalar: "\r\n" is one Character in Swift.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let formsByID = Dictionary(whitelist.forms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var seen: [String: Int] = [:]
+        if let last = lines.last, !last.isEmpty {
+            report.problems.append((lines.count, "the file does not end with a line feed (cut or edited?)"))
+        }
         for (index, raw) in lines.enumerated() {
             let number = index + 1
             if raw.isEmpty && index == lines.count - 1 && index > 0 { break }
+            if index > 0 {
+                report.lines += 1
+                if let first = seen[raw] {
+                    report.problems.append((number, "repeats line \(first)"))
+                    continue
+                }
+                seen[raw] = number
+            }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(raw.utf8))) as? [String: Any]
             else {
                 report.problems.append((number, index == 0 ? "no header line" : "not a JSON object"))
@@ -91,12 +103,18 @@ public enum AuditFile {
                 checkHeader(object, raw: raw, whitelist: whitelist, into: &report)
                 continue
             }
-            report.lines += 1
             if let reason = problem(in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels) {
                 report.problems.append((number, reason))
+            } else if let date = object["date"] as? String, let from = report.window["one_off_from"],
+                let to = report.window["to"], date < String(from.prefix(10)) || date > String(to.prefix(10))
+            {
+                report.problems.append((number, "date is outside the header's window"))
             } else {
                 report.byRule[object["rule"] as! String, default: 0] += 1
             }
+        }
+        if let declared = report.counts["moments"], declared != report.lines {
+            report.problems.append((1, "the header counts \(declared) moments but the file has \(report.lines) moment lines"))
         }
         return report
     }

@@ -256,8 +256,9 @@ public struct PrivacyFilter: Sendable {
     }
 
     /// A capitalised given name, checked code point by code point: Latin letters only (ASCII,
-    /// Latin-1 and Latin Extended-A/B, accents precomposed), the first one upper case, at most one
-    /// inner hyphen, 2 to 20 letters. No digits, no invisible or combining characters, no other
+    /// Latin-1 and Latin Extended-A/B, accents precomposed), the first one upper case and some
+    /// lower case (an all-caps word is not taken for a name), at most one inner hyphen, 2 to 20
+    /// letters. No digits, no invisible or combining characters, no other
     /// script (a Cyrillic look-alike is not a letter here).
     public static func isGivenName(_ word: String) -> Bool {
         let scalars = Array(word.unicodeScalars)
@@ -274,6 +275,8 @@ public struct PrivacyFilter: Sendable {
                 return false
             }
         }
+        // "CLASSE", "MARIAGE" in an all-caps title are words, not names: a name has lower case.
+        guard scalars.contains(where: { $0.properties.isLowercase }) else { return false }
         return hyphens <= 1 && (2...20).contains(letters)
     }
 

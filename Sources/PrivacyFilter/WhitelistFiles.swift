@@ -88,7 +88,8 @@ M073	balade à vélo	la balade à vélo	f	s	balade	none
 # Format: id<TAB>entry. Ids are stable: never renumber, only append.
 # Matching: whole tokens after NFC, case folding and accent folding (é->e, œ->oe), typographic
 # apostrophes and dashes unified, punctuation as separators; a multi-word entry matches consecutive
-# tokens. No stemming: an inflection needs its own entry (vaccins, avocate).
+# tokens. Plurals and singulars in -s, -x and -aux/-al match (hôpitaux, médecins, urgence);
+# other inflections need their own entry (avocate).
 # First match wins: title, then location, then description; within a text the earliest position, and
 # at the same position the longer entry (juge aux affaires familiales before juge).
 D01	hôpital

@@ -52,5 +52,13 @@ enum Schema {
             ) WITHOUT ROWID;
             CREATE INDEX occurrences_by_decision ON occurrences(decision, start_key);
             """),
+        Migration(version: 2, sql: """
+            -- Small facts about the family's setup, e.g. the time zone of the last ingest (so that
+            -- 'suggestions list' and 'review' show times as the calendar meant them).
+            CREATE TABLE settings (
+                key TEXT PRIMARY KEY CHECK (key IN ('tz')),
+                value TEXT NOT NULL
+            );
+            """),
     ]
 }

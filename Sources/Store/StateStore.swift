@@ -315,6 +315,23 @@ public final class StateStore {
         return rule.dropFirst().allSatisfy(\.isASCII) && rule.dropFirst().allSatisfy(\.isNumber)
     }
 
+    // MARK: Settings
+
+    /// The time zone (IANA name) of the last ingest, if any.
+    public func ingestZone() throws(StateError) -> String? {
+        try run { try db.query("SELECT value FROM settings WHERE key = 'tz'").first?.string("value") }
+    }
+
+    /// Remembers the time zone of an ingest (changes nothing when it is the same).
+    public func setIngestZone(_ identifier: String) throws(StateError) {
+        try run {
+            try db.execute("""
+                INSERT INTO settings (key, value) VALUES ('tz', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
+                """, [.text(identifier)])
+        }
+    }
+
     // MARK: Suggestions
 
     /// Pending suggestions (unlabeled events not yet labeled or rejected), by first occurrence.
@@ -442,7 +459,7 @@ public final class StateStore {
     public func dump() throws(StateError) -> String {
         try run {
             var text = ""
-            for table in ["children", "sources", "suggestions", "occurrences"] {
+            for table in ["children", "sources", "suggestions", "occurrences", "settings"] {
                 for row in try db.query("SELECT * FROM \(table)") {
                     text += table + ": " + row.values.map { "\($0)" }.joined(separator: " | ") + "\n"
                 }

@@ -59,17 +59,19 @@ struct AuditFileTests {
         var text = render(entries())
         text += line + "\n"
         let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: ["la sortie au parc"])
-        #expect(report.problems.count == 1)
-        #expect(report.problems.first?.line == 7)
+        // Line 1 also reports that the header counted 5 moments, not 6.
+        #expect(report.problems.map(\.line) == [7, 1])
         #expect(report.problems.first?.reason.contains(reason) == true, "\(report.problems)")
     }
 
     @Test("a parent's label verifies when the state knows it")
     func labels() {
         let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#
-        let text = render([]) + line + "\n"
+        var one = entries()
+        one.removeLast(4)
+        let text = render(one).replacingOccurrences(of: "\"moments\":1,", with: "\"moments\":2,") + line + "\n"
         #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: ["la sortie au parc"]).problems.isEmpty)
-        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).problems.count == 1)
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [3])
     }
 
     @Test("a header from another whitelist, or carrying anything else, is an offending line 1")
@@ -85,6 +87,17 @@ struct AuditFileTests {
         ] {
             #expect(AuditFile.verify(tampered, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [1])
         }
+    }
+
+    @Test("a repeated line, a missing final line feed, a date outside the window, a wrong count")
+    func structure() {
+        let text = render(entries())
+        let lines = text.split(separator: "\n").map(String.init)
+        let repeated = text + lines[2] + "\n"
+        #expect(AuditFile.verify(repeated, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [7, 1])
+        #expect(AuditFile.verify(String(text.dropLast()), whitelist: filter.whitelist, labels: []).problems.map(\.line) == [6])
+        let late = text.replacingOccurrences(of: "\"date\":\"2026-12-01\"", with: "\"date\":\"2031-12-01\"")
+        #expect(AuditFile.verify(late, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [2])
     }
 
     @Test("CRLF files are read line by line (numbers stay right)")

@@ -40,9 +40,9 @@ extension Dictee {
                     return .usage
                 }
                 let name = PrivacyFilter.normalisedLabel(arguments.positionals[1])
-                guard PrivacyFilter.isGivenName(name) else {
+                guard PrivacyFilter().acceptsName(name) else {
                     output.error("'\(name)' is not a first name: a capital letter, letters only, "
-                                 + "at most one hyphen, 2 to 20 letters")
+                                 + "at most one hyphen, 2 to 20 letters, not a word of the disqualifier list")
                     return .usage
                 }
                 guard let gender = arguments.values["gender"].flatMap({ Gender(rawValue: $0.lowercased()) }) else {
@@ -67,7 +67,7 @@ extension Dictee {
                 return .ok
             }
             let store: StateStore
-            switch StateOptions.open(context) {
+            switch StateOptions.open(context, create: false) {
             case .success(let s): store = s
             case .failure(let code): return code
             }

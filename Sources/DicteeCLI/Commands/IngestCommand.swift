@@ -13,7 +13,7 @@ extension Dictee {
         static let summary = "read calendars through the privacy filter into the family's state"
         static let options = OptionSpec(valued: TimeOptions.names + ["audit"], flags: ["json"])
         static let help = """
-            usage: dictee [--state PATH] ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA]
+            usage: dictee [--state PATH] ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]
 
             Reads .ics files, keeps the occurrences of the read window, and passes each one
             through the privacy filter: a moment (canonical phrase from the whitelist, at most one
@@ -113,6 +113,7 @@ extension Dictee {
                 recurringDates: zone.date(at: window.recurring.lowerBound).description..<zone.date(at: window.recurring.upperBound).description)
             do {
                 try store.record(decisions, window: storeWindow, readSources: readSources)
+                try store.setIngestZone(zone.identifier)
             } catch {
                 return StateOptions.report(error, context)
             }
@@ -152,8 +153,10 @@ extension Dictee {
             if arguments.flags.contains("json") {
                 output.line(JSONWriter.object(counts.map { ($0.0, .int($0.1)) }))
             } else {
-                output.line("\(result.eventCount) events: \(moments) moments, \(disqualified) disqualified, "
-                            + "\(toLabel.count) to label, \(errors) \(errors == 1 ? "error" : "errors")")
+                func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+                output.line(count(result.eventCount, "event", "events") + ": " + count(moments, "moment", "moments")
+                            + ", \(disqualified) disqualified, \(toLabel.count) to label, "
+                            + count(errors, "error", "errors"))
             }
             if !toLabel.isEmpty {
                 output.hint("run 'dictee review' to label \(toLabel.count) \(toLabel.count == 1 ? "event" : "events")")

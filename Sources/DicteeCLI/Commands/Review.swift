@@ -11,7 +11,7 @@ extension Dictee {
         static let summary = "label or reject, one by one, the events waiting for the parent"
         static let options = OptionSpec(valued: ["tz"], flags: ["show-titles"])
         static let help = """
-            usage: dictee review [--show-titles] [--tz IANA]
+            usage: dictee review [--show-titles] [--tz IANA]  (default zone: the last ingest's)
 
             Shows each event waiting for a label, one at a time: date, time, duration and
             recurrence. No title is stored, so none is shown, unless --show-titles re-reads the
@@ -32,9 +32,7 @@ extension Dictee {
                 return .usage
             }
             let zone: CalendarZone, store: StateStore
-            switch TimeOptions.resolveZone(arguments, context).flatMap({ z in
-                StateOptions.open(context, create: false).map { (z, $0) }
-            }) {
+            switch TimeOptions.zoneAndState(arguments, context) {
             case .success(let opened): (zone, store) = opened
             case .failure(let code): return code
             }
@@ -56,15 +54,20 @@ extension Dictee {
                 answer: while true {
                     output.write("[l]abel, [r]eject, [s]kip, [q]uit? ")
                     guard let reply = context.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+                        // End of input (Ctrl-D) quits, like q.
                         output.line("")
-                        break
+                        output.line("\(labeled) labeled, \(rejected) rejected")
+                        return .ok
                     }
                     switch reply.first {
                     case "l":
                         output.write("your words (e.g. la sortie au parc): ")
-                        guard let text = context.readLine(), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                            continue answer
+                        guard let text = context.readLine() else {
+                            output.line("")
+                            output.line("\(labeled) labeled, \(rejected) rejected")
+                            return .ok
                         }
+                        if text.trimmingCharacters(in: .whitespaces).isEmpty { continue answer }
                         if Suggestions.label(id: suggestion.id, text: text, store: store, context: context) == .ok {
                             labeled += 1
                             break answer

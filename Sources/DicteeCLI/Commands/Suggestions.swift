@@ -12,7 +12,7 @@ extension Dictee {
         static let summary = "list, label or reject the events waiting for the parent"
         static let options = OptionSpec(valued: ["tz"], flags: ["json"])
         static let help = """
-            usage: dictee suggestions list [--json] [--tz IANA]
+            usage: dictee suggestions list [--json] [--tz IANA]  (default zone: the last ingest's)
                    dictee suggestions label ID TEXT
                    dictee suggestions reject ID
 
@@ -42,9 +42,7 @@ extension Dictee {
                 return .usage
             }
             let zone: CalendarZone, store: StateStore
-            switch TimeOptions.resolveZone(arguments, context).flatMap({ z in
-                StateOptions.open(context, create: false).map { (z, $0) }
-            }) {
+            switch TimeOptions.zoneAndState(arguments, context) {
             case .success(let opened): (zone, store) = opened
             case .failure(let code): return code
             }
