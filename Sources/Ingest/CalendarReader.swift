@@ -13,6 +13,9 @@ public struct IngestResult: Sendable {
     public var fileErrors: [IngestError]
     /// How many VEVENT components were read, good or bad.
     public var eventCount: Int
+    /// Files read only in part (cut short, or a VEVENT left open): what is missing from them is
+    /// unknown, so nothing stored from them should be forgotten.
+    public var incompleteFiles: Set<String> = []
 
     /// The per-event errors only.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
@@ -102,6 +105,7 @@ final class ReadSession {
     var records: [(record: EventRecord, instances: [Instance])] = []
     var eventCount = 0
     var skipAhead = true
+    var incompleteFiles = Set<String>()
     /// IANA and Windows-name lookups, shared by all files (`nil`: known to fail).
     private var zoneCache: [String: Zone?] = [:]
 
@@ -121,6 +125,7 @@ final class ReadSession {
         let fullIndex = LineIndex(bytes: bytes)
         let unclosed = parser.unclosedEvents
         var file = FileState(name: name, index: fullIndex.excluding(Set(unclosed)))
+        if !unclosed.isEmpty { incompleteFiles.insert(name) }
         for offset in unclosed {
             let entry = fullIndex.entries.first { $0.byteRange.lowerBound == offset }
             eventCount += 1
@@ -137,6 +142,7 @@ final class ReadSession {
             }
             parser.recycle(document)
         }
+        if parser.truncation != nil { incompleteFiles.insert(name) }
         switch parser.truncation {
         case .eventNotClosed(let offset):
             let entry = file.index.entries.first { $0.byteRange.lowerBound == offset }
@@ -431,9 +437,11 @@ final class ReadSession {
             let ka = output[a].key, kb = output[b].key
             return ka.start != kb.start ? ka.start < kb.start : ka < kb
         }
-        return IngestResult(
+        var result = IngestResult(
             occurrences: order.map { output[$0].occurrence }, diagnostics: diagnostics,
             fileErrors: fileErrors, eventCount: eventCount)
+        result.incompleteFiles = incompleteFiles
+        return result
     }
 
     private func emit(

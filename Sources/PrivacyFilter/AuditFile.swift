@@ -80,6 +80,7 @@ public enum AuditFile {
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let formsByID = Dictionary(whitelist.forms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var seen: [String: Int] = [:]
+        var lastDate = ""
         if let last = lines.last, !last.isEmpty {
             report.problems.append((lines.count, "the file does not end with a line feed (cut or edited?)"))
         }
@@ -105,12 +106,15 @@ public enum AuditFile {
             }
             if let reason = problem(in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels) {
                 report.problems.append((number, reason))
+            } else if let date = object["date"] as? String, date < lastDate {
+                report.problems.append((number, "lines are not in date order (dictee writes them sorted)"))
             } else if let date = object["date"] as? String, let from = report.window["one_off_from"],
                 let to = report.window["to"], date < String(from.prefix(10)) || date > String(to.prefix(10))
             {
                 report.problems.append((number, "date is outside the header's window"))
             } else {
                 report.byRule[object["rule"] as! String, default: 0] += 1
+                lastDate = object["date"] as! String
             }
         }
         if let declared = report.counts["moments"], declared != report.lines {
@@ -159,7 +163,44 @@ public enum AuditFile {
         }
         for key in ["now", "one_off_from", "recurring_from", "to"] where !isTimestamp(window[key]!) {
             report.problems.append((1, "window \(key) is not an ISO 8601 date-time"))
+            return
         }
+        if let problem = windowProblem(window) { report.problems.append((1, problem)) }
+    }
+
+    /// The header's window must be the one dictee computes: a real IANA zone, offsets in force in
+    /// it, and bounds at now - 2 years, now - 7 days and now + 14 days on its wall clock.
+    private static func windowProblem(_ w: [String: String]) -> String? {
+        guard let tzName = w["tz"], !tzName.isEmpty, !tzName.contains(" "),
+            let zone = TimeZone(identifier: tzName)
+        else { return "window tz is not an IANA time zone" }
+        func parts(_ t: String) -> (local: CalendarDate, time: String, offset: Int)? {
+            let b = Array(t.utf8)
+            guard let y = Int(t.prefix(4)), let mo = Int(t.dropFirst(5).prefix(2)), let d = Int(t.dropFirst(8).prefix(2)),
+                let h = Int(t.dropFirst(11).prefix(2)), let mi = Int(t.dropFirst(14).prefix(2)),
+                let se = Int(t.dropFirst(17).prefix(2)), let oh = Int(t.dropFirst(20).prefix(2)),
+                let om = Int(t.dropFirst(23).prefix(2))
+            else { return nil }
+            let date = CalendarDate(year: y, month: mo, day: d)
+            let offset = (oh * 3600 + om * 60) * (b[19] == 0x2D ? -1 : 1)
+            let utc = Int64(date.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + se) - Int64(offset)
+            guard zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(utc))) == offset else { return nil }
+            return (date, String(t.dropFirst(11).prefix(8)), offset)
+        }
+        guard let now = parts(w["now"]!), let oneOff = parts(w["one_off_from"]!),
+            let recurring = parts(w["recurring_from"]!), let to = parts(w["to"]!)
+        else { return "a window time has an offset that is not in force in its zone" }
+        var twoYears = now.local
+        twoYears.year -= 2
+        twoYears.day = min(twoYears.day, CalendarDate.daysInMonth(twoYears.month, year: twoYears.year))
+        guard recurring.local == now.local.adding(days: -7), to.local == now.local.adding(days: 14),
+            oneOff.local == twoYears
+        else { return "the window bounds are not now - 2 years, now - 7 days and now + 14 days" }
+        // A bound that falls in a DST gap moves its wall-clock time; otherwise it keeps now's.
+        for bound in [oneOff, recurring, to] where bound.time != now.time && bound.offset == now.offset {
+            return "the window bounds do not keep the time of day of now"
+        }
+        return nil
     }
 
     private static func problem(

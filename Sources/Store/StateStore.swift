@@ -175,9 +175,10 @@ public final class StateStore {
     @discardableResult
     ///   - readSources: the files read completely in this ingest (their vanished occurrences are
     ///     forgotten even when none of theirs is left in the window).
+    ///   - keeping: events never forgotten this time (still in a file, but unreadable this run).
     public func record(
         _ decisions: [(decision: OccurrenceDecision, source: String)], window: Window? = nil,
-        readSources: [String] = []
+        readSources: [String] = [], keeping: Set<EventReference> = []
     ) throws(StateError) -> Int {
         try run {
             try db.transaction {
@@ -204,7 +205,9 @@ public final class StateStore {
                 }
                 if let window {
                     let read = readSources.compactMap { sourceIDs[$0] }
-                    changed += try forgetVanished(sources: read, produced: produced, window: window)
+                    changed += try forgetVanished(
+                        sources: read, produced: produced, window: window,
+                        keeping: Set(keeping.map(\.description)))
                 }
                 return changed
             }
@@ -271,7 +274,9 @@ public final class StateStore {
     /// Removes stored occurrences inside the window that this ingest did not produce again, for
     /// the files it read and for the events it saw (an event moved to another time, or found in a
     /// newer export under another file name).
-    private func forgetVanished(sources: [Int64], produced: Set<String>, window: Window) throws -> Int {
+    private func forgetVanished(
+        sources: [Int64], produced: Set<String>, window: Window, keeping: Set<String>
+    ) throws -> Int {
         var removed = 0
         let events = Set(produced.map { String($0.prefix(while: { $0 != "|" })) })
         let selections: [(String, SQLValue)] = sources.map { ("source_id = ?", .integer($0)) }
@@ -291,7 +296,7 @@ public final class StateStore {
                 ])
             for row in rows {
                 let ref = try row.string("event_ref"), key = try row.string("start_key")
-                if !produced.contains(ref + "|" + key) {
+                if !produced.contains(ref + "|" + key), !keeping.contains(ref) {
                     try db.execute("DELETE FROM occurrences WHERE event_ref = ? AND start_key = ?", [.text(ref), .text(key)])
                     removed += db.changes
                 }

@@ -1,3 +1,4 @@
+import Store
 import Foundation
 import Testing
 @testable import DicteeCLI
@@ -212,5 +213,45 @@ struct ClassifyCommandTests {
             {"decision":"moment","phrase":"la sortie piscine","first_name":null,"rule":"M001"}
 
             """)
+    }
+}
+
+@Suite("dictee ingest: what a later ingest may forget")
+struct IngestForgettingTests {
+    @Test("a truncated file, or an event that became unreadable, forgets nothing stored")
+    func keepsWhatItCannotSee() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-forget-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("s.sqlite").path
+        let file = dir.appendingPathComponent("cal.ics")
+        let full = try Data(contentsOf: URL(fileURLWithPath: fixture("famille.ics")))
+        try full.write(to: file)
+        let now = ["--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"]
+        #expect(runDictee(["--state", state, "ingest", file.path] + now).code == .ok)
+        let before = try StateStore(path: state).dump()
+        try full.prefix(20_000).write(to: file)
+        #expect(runDictee(["--state", state, "ingest", file.path] + now).code == .itemErrors)
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n".utf8).write(to: file)
+        _ = runDictee(["--state", state, "ingest", file.path] + now)
+        // Nothing stored disappeared (a cut file may add rows: an instance whose override was cut
+        // off shows up as a plain instance).
+        let after = Set(try StateStore(path: state).dump().split(separator: "\n"))
+        let missing = Set(before.split(separator: "\n")).subtracting(after)
+        #expect(missing.isEmpty, "\(missing.count) stored rows were forgotten")
+
+        // A series whose RRULE became unreadable keeps its stored occurrences.
+        let series = dir.appendingPathComponent("judo.ics")
+        func write(_ rule: String) throws {
+            try Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:judo\r\nSUMMARY:Judo\r\n"
+                + "DTSTART;TZID=Europe/Paris:20261123T170000\r\nRRULE:\(rule)\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8)
+                .write(to: series)
+        }
+        try write("FREQ=WEEKLY")
+        _ = runDictee(["--state", state, "ingest", series.path] + now)
+        let withJudo = try StateStore(path: state).dump()
+        try write("FREQ=WEEKLY;BYDAY=XX")
+        #expect(runDictee(["--state", state, "ingest", series.path] + now).code == .itemErrors)
+        #expect(try StateStore(path: state).dump() == withJudo)
     }
 }

@@ -100,6 +100,24 @@ struct AuditFileTests {
         #expect(AuditFile.verify(late, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [2])
     }
 
+    @Test("the header's window must be the one dictee computes, in a real zone")
+    func window() {
+        let text = render(entries())
+        for (from, to) in [
+            ("\"tz\":\"Europe/Paris\"", "\"tz\":\"Hôpital de Léa\""),
+            ("\"one_off_from\":\"2024-11-29T18:00:00+01:00\"", "\"one_off_from\":\"1990-11-29T18:00:00+01:00\""),
+            ("\"now\":\"2026-11-29T18:00:00+01:00\"", "\"now\":\"2026-11-29T18:00:00+05:00\""),
+            ("\"to\":\"2026-12-13T18:00:00+01:00\"", "\"to\":\"2036-12-13T18:00:00+01:00\""),
+        ] {
+            let tampered = text.replacingOccurrences(of: from, with: to)
+            #expect(tampered != text)
+            #expect(AuditFile.verify(tampered, whitelist: filter.whitelist, labels: []).problems.map(\.line).contains(1), "\(to)")
+        }
+        let swapped = text.split(separator: "\n").map(String.init)
+        let reordered = ([swapped[0], swapped[2], swapped[1]] + swapped[3...]).joined(separator: "\n") + "\n"
+        #expect(AuditFile.verify(reordered, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [3])
+    }
+
     @Test("CRLF files are read line by line (numbers stay right)")
     func crlf() {
         let text = render(entries()).replacingOccurrences(of: "\n", with: "\r\n")

@@ -105,14 +105,17 @@ extension Dictee {
                 }
                 decisions.append((decision, Self.absolute(occurrence.source.file)))
             }
-            let unreadable = Set(result.fileErrors.compactMap(\.path))
+            // Forget vanished occurrences only for files read completely, and never those of an
+            // event that is still in the file but could not be read this time.
+            let unreadable = Set(result.fileErrors.compactMap(\.path)).union(result.incompleteFiles)
             let readSources = arguments.positionals.filter { !unreadable.contains($0) }.map(Self.absolute)
+            let keep = Set(result.errors.compactMap { d in d.uid.flatMap { $0.isEmpty ? nil : EventReference(uid: $0) } })
             let storeWindow = StateStore.Window(
                 oneOff: window.oneOff, recurring: window.recurring,
                 oneOffDates: zone.date(at: window.oneOff.lowerBound).description..<zone.date(at: window.oneOff.upperBound).description,
                 recurringDates: zone.date(at: window.recurring.lowerBound).description..<zone.date(at: window.recurring.upperBound).description)
             do {
-                try store.record(decisions, window: storeWindow, readSources: readSources)
+                try store.record(decisions, window: storeWindow, readSources: readSources, keeping: keep)
                 try store.setIngestZone(zone.identifier)
             } catch {
                 return StateOptions.report(error, context)

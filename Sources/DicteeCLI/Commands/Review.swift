@@ -103,7 +103,16 @@ extension Dictee {
             }
             let reader = CalendarReader(zone: zone, window: .around(nowSeconds: instant, zone: zone))
             let result = StandardError.silenced { reader.read(paths: [path]) }
-            return result.occurrences.first { $0.eventReference == suggestion.eventReference }?.summary
+            // Titles may come from other people's invitations: no control or invisible character
+            // (terminal escapes, bidirectional overrides) reaches the terminal.
+            return result.occurrences.first { $0.eventReference == suggestion.eventReference }.map { o in
+                String(String.UnicodeScalarView(o.summary.unicodeScalars.map { s in
+                    switch s.properties.generalCategory {
+                    case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse: return " "
+                    default: return s
+                    }
+                }))
+            }
         }
     }
 }
