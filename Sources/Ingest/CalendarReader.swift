@@ -168,14 +168,22 @@ final class ReadSession {
     /// lost), and lone CR line endings (old Mac exports) are read as line feeds.
     private func sanitize(_ bytes: inout [UInt8], name: String) {
         var nul = false
-        var loneCR = false
-        for k in bytes.indices {
-            if bytes[k] == 0 {
-                bytes[k] = 0x20
+        let count = bytes.count
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // memchr finds the rare bytes quickly; a calendar has no NUL and CRs before LFs.
+            var from = 0
+            while from < count, let hit = memchr(base + from, 0, count - from) {
+                let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                base[k] = 0x20
                 nul = true
-            } else if bytes[k] == 0x0D, k + 1 == bytes.count || bytes[k + 1] != 0x0A {
-                bytes[k] = 0x0A
-                loneCR = true
+                from = k + 1
+            }
+            from = 0
+            while from < count, let hit = memchr(base + from, 0x0D, count - from) {
+                let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if k + 1 == count || base[k + 1] != 0x0A { base[k] = 0x0A }
+                from = k + 1
             }
         }
         if nul {
@@ -183,7 +191,6 @@ final class ReadSession {
                 severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
                 code: "nul-byte", message: "the file contains NUL bytes; they were read as spaces"))
         }
-        _ = loneCR
     }
 
     /// What is known about the file being read, across its chunks.
@@ -477,7 +484,7 @@ final class ReadSession {
 
         var hasSeriesMaster = false
         for k in masters {
-            let (record, instances) = records[k]
+            let record = records[k].record
             if record.isSeries { hasSeriesMaster = true }
             if record.isCancelled { continue }
             // EXDATEs and override slots by instant and by date, for lookups in constant time.
@@ -486,7 +493,7 @@ final class ReadSession {
             for slot in record.exdates + slots {
                 if slot.isDate { removedDates.insert(slot.local.date) } else { removedInstants.insert(slot.instant) }
             }
-            for instance in instances {
+            for instance in records[k].instances {
                 if removedDates.contains(instance.start.local.date) { continue }
                 if instance.start.isDate {
                     // A DATE-TIME EXDATE against an all-day series matches by its written date.
