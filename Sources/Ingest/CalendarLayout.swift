@@ -139,11 +139,6 @@ struct CalendarLayout {
     /// How many chunks `chunk(_:of:)` gives (at least 1).
     var chunkCount: Int { blocks == nil ? 1 : max(plan.count, 1) }
 
-    /// All chunks to parse, in order.
-    func chunks(of bytes: [UInt8]) -> [[UInt8]] {
-        (0..<chunkCount).map { chunk($0, of: bytes) }
-    }
-
     /// The `index`-th chunk: a whole VCALENDAR text, or the whole file when it is irregular.
     func chunk(_ index: Int, of bytes: [UInt8]) -> [UInt8] {
         guard let blocks, index < plan.count else { return blocks == nil ? bytes : [] }

@@ -487,7 +487,8 @@ final class ReadSession {
             let record = records[k].record
             if record.isSeries { hasSeriesMaster = true }
             if record.isCancelled { continue }
-            // EXDATEs and override slots by instant and by date, for lookups in constant time.
+            // EXDATE and RECURRENCE-ID remove an instance by instant; a DATE on either side matches
+            // by the local date (RFC 5545 3.8.5.1, 3.8.4.4). Sets give lookups in constant time.
             var removedInstants = Set<Int64>()
             var removedDates = Set<CalendarDate>()
             for slot in record.exdates + slots {
@@ -539,13 +540,6 @@ final class ReadSession {
         static func < (a: SortKey, b: SortKey) -> Bool {
             (a.start, a.uid, a.end, a.file, a.line, a.summary) < (b.start, b.uid, b.end, b.file, b.line, b.summary)
         }
-    }
-
-    /// EXDATE and RECURRENCE-ID match an instance by instant; a DATE on either side matches by the
-    /// local date (RFC 5545 3.8.5.1, 3.8.4.4).
-    private static func slot(_ slot: ResolvedTime, matches instance: ResolvedTime) -> Bool {
-        if slot.isDate || instance.isDate { return slot.local.date == instance.local.date }
-        return slot.instant == instance.instant
     }
 
     private func append(

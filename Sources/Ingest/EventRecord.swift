@@ -35,8 +35,6 @@ struct EventRecord {
     var rdates: [(start: ResolvedTime, end: EndSpec?)]
     var exdates: [ResolvedTime]
     var recurrenceID: ResolvedTime?
-    /// First physical line of the RRULE, for runaway-expansion errors found later.
-    var ruleLine: Int?
 
     /// A series: it has an RRULE or an RDATE (RFC 5545 section 3.8.5).
     var isSeries: Bool { !rules.isEmpty || !rdates.isEmpty }

@@ -181,7 +181,9 @@ struct RDateValue: Hashable {
 
 /// A problem libical reported on an event (an `X-LIC-ERROR` property).
 struct LibicalProblem: Hashable {
-    /// The property the problem is about (upper case), when the message names it.
+    /// The property the problem is about (upper case), when the message names an RFC 5545 VEVENT
+    /// property. Other names (X- properties, anything the file made up) are dropped: this value
+    /// is printed in warnings, and a made-up name could carry calendar text.
     var property: String?
     /// The bad value, when the message quotes it.
     var value: String?
@@ -232,18 +234,11 @@ struct RecurrenceRule {
         return copy
     }
 
-    /// Which BY* parts the rule uses.
+    /// Whether the rule uses BYDAY or a coarser BY* part (month day, year day, week number, month).
     var usesByDayOrCoarser: Bool {
         let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
         let coarse = Int(DICTEE_BY_DAY | DICTEE_BY_MONTH_DAY
             | DICTEE_BY_YEAR_DAY | DICTEE_BY_WEEK_NO | DICTEE_BY_MONTH)
-        return parts & coarse != 0
-    }
-
-    var usesByMonthOrYearParts: Bool {
-        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
-        let coarse = Int(DICTEE_BY_MONTH_DAY | DICTEE_BY_YEAR_DAY
-            | DICTEE_BY_WEEK_NO | DICTEE_BY_MONTH)
         return parts & coarse != 0
     }
 
@@ -312,18 +307,6 @@ struct LibicalEvent {
             return nil
         }
         return PropertyTime(icalvalue_get_datetime(value), tzid: tzid(of: p))
-    }
-
-    /// How many properties of a kind the event holds (to tell "missing" from "unreadable").
-    func count(of name: String) -> Int {
-        let kind = icalproperty_string_to_kind(name)
-        var n = 0
-        var p = icalcomponent_get_first_property(component, kind)
-        while p != nil {
-            n += 1
-            p = icalcomponent_get_next_property(component, kind)
-        }
-        return n
     }
 
     /// `DTSTART`.
@@ -421,6 +404,14 @@ struct LibicalEvent {
 }
 
 extension LibicalProblem {
+    /// VEVENT properties of RFC 5545 section 3.6.1 (and their common companions).
+    static let knownProperties: Set<String> = [
+        "DTSTAMP", "UID", "DTSTART", "CLASS", "CREATED", "DESCRIPTION", "GEO", "LAST-MODIFIED",
+        "LOCATION", "ORGANIZER", "PRIORITY", "SEQUENCE", "STATUS", "SUMMARY", "TRANSP", "URL",
+        "RECURRENCE-ID", "RRULE", "DTEND", "DURATION", "ATTACH", "ATTENDEE", "CATEGORIES", "COMMENT",
+        "CONTACT", "EXDATE", "REQUEST-STATUS", "RELATED-TO", "RESOURCES", "RDATE",
+    ]
+
     /// Reads libical's messages, e.g. `Can't parse as DATE-TIME value in DTEND property. Removing
     /// entire property: tomorrow` or `No value for DTSTART property. Removing entire property:`.
     init(parsing message: String) {
@@ -437,7 +428,7 @@ extension LibicalProblem {
                 }
             }
         }
-        self.property = property
+        self.property = property.flatMap { Self.knownProperties.contains($0) ? $0 : nil }
         if let r = message.range(of: "property: ") {
             let v = message[r.upperBound...].trimmingCharacters(in: .whitespaces)
             value = v.isEmpty ? nil : v

@@ -32,10 +32,10 @@ struct LineIndex {
     private(set) var entries: [Entry] = []
     private let bytes: [UInt8]
 
-    /// Indexes `bytes` (the file without its BOM). `firstLine` is the number of the first line.
-    init(bytes: [UInt8], firstLine: Int = 1) {
+    /// Indexes `bytes` (the file without its BOM).
+    init(bytes: [UInt8]) {
         self.bytes = bytes
-        var line = firstLine
+        var line = 1
         var i = 0
         let n = bytes.count
         var openBegin: (line: Int, offset: Int)?

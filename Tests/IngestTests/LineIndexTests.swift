@@ -44,3 +44,16 @@ struct LineIndexTests {
         #expect(index.entries.first?.uid == "x")
     }
 }
+
+@Suite("LibicalProblem: what a libical note may tell")
+struct LibicalProblemTests {
+    @Test("only RFC 5545 property names are kept: a made-up name could carry calendar text", arguments: [
+        ("Can't parse as DATE-TIME value in DTEND property. Removing entire property: tomorrow", "DTEND"),
+        ("Can't parse as TEXT value in X-DENTISTE-LEA property. Removing entire property: q", nil),
+        ("Can't parse as INTEGER value in PRIORITY property. Removing entire property: x", "PRIORITY"),
+        ("Parse error in property name: DENTISTE", nil),
+    ] as [(String, String?)])
+    func names(_ message: String, _ expected: String?) {
+        #expect(LibicalProblem(parsing: message).property == expected)
+    }
+}

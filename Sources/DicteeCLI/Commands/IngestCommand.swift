@@ -68,6 +68,7 @@ extension Dictee {
             var entries: [AuditFile.Entry] = []
             var moments = 0, disqualified = 0, unlabeled = 0
             var toLabel = Set<EventReference>()
+            let absolute = Dictionary(uniqueKeysWithValues: Set(arguments.positionals).map { ($0, Self.absolute($0)) })
             // Occurrences of one series share their texts: classify each text once.
             var known: [String: Classification] = [:]
             for occurrence in result.occurrences {
@@ -103,12 +104,12 @@ extension Dictee {
                     unlabeled += 1
                     if !rejected.contains(ref) { toLabel.insert(ref) }
                 }
-                decisions.append((decision, Self.absolute(occurrence.source.file)))
+                decisions.append((decision, absolute[occurrence.source.file] ?? Self.absolute(occurrence.source.file)))
             }
             // Forget vanished occurrences only for files read completely, and never those of an
             // event that is still in the file but could not be read this time.
             let unreadable = Set(result.fileErrors.compactMap(\.path)).union(result.incompleteFiles)
-            let readSources = arguments.positionals.filter { !unreadable.contains($0) }.map(Self.absolute)
+            let readSources = arguments.positionals.filter { !unreadable.contains($0) }.compactMap { absolute[$0] }
             let keep = Set(result.errors.compactMap { d in d.uid.flatMap { $0.isEmpty ? nil : EventReference(uid: $0) } })
             let storeWindow = StateStore.Window(
                 oneOff: window.oneOff, recurring: window.recurring,
