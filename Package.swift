@@ -23,6 +23,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CHunspell",
+            pkgConfig: "hunspell",
+            providers: [.apt(["libhunspell-dev", "hunspell-fr-classical"])]
+        ),
         // CLDR windowsZones through ICU (Debian libicu-dev): a one-function C doorway, because
         // ICU's headers clash with Foundation's private ICU when imported into Swift.
         .target(
@@ -51,9 +56,20 @@ let package = Package(
         // State in SQLite (WAL): schema, migrations, queue, labels, skills, dictations, run log.
         .target(name: "Store", dependencies: ["DicteeCore", "CSQLite"]),
 
+        // French text analysis: tokenizer, Lexique 3.83, the fifteen skills' trap sites, and the
+        // spelling (Hunspell, in process) and grammar (Grammalecte, child process) gate.
+        .target(name: "French", dependencies: ["DicteeCore", "CHunspell"]),
+
+        // Dictations: plans, the validator's eight steps, the handwritten library.
+        .target(
+            name: "Dictation",
+            dependencies: ["DicteeCore", "French"],
+            resources: [.copy("Resources")]
+        ),
+
         // Arguments, commands, output, exit codes. The only module that touches argv, the
         // environment, stdout/stderr and `exit`.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 
@@ -66,6 +82,8 @@ let package = Package(
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
+        .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"]),
+        .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter"]),
     ],
     swiftLanguageModes: [.v6]
 )
