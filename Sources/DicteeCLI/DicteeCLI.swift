@@ -8,7 +8,7 @@ public enum Dictee {
 
     /// Every command, in the order `dictee --help` lists them.
     static let commands: [CommandDescriptor] = [
-        Events.descriptor, Classify.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
+        Events.descriptor, Classify.descriptor, Check.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
         Review.descriptor, Suggestions.descriptor, Audit.descriptor,
     ]
 }

@@ -95,6 +95,16 @@ public struct Whitelist: Sendable {
 
     /// The rules shipped with this build (`Whitelists/` embedded at build time; a test checks the
     /// embedded copy is byte-identical to the files).
+    /// The bundled `Whitelists/registers.txt`, as written (for the validator's `registre` step).
+    public static var bundledRegisters: String { WhitelistFiles.registers }
+
+    /// The canonical phrases of the forms, each once, in file order, with their grammar and name
+    /// slot.
+    public var canonicalPhrases: [(phrase: String, grammar: PhraseGrammar, slot: NameSlot)] {
+        var seen = Set<String>()
+        return forms.compactMap { f in seen.insert(f.phrase).inserted ? (f.phrase, f.grammar, f.slot) : nil }
+    }
+
     public static let bundled: Whitelist = {
         do {
             return try Whitelist(

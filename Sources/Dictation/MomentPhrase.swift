@@ -1,0 +1,77 @@
+import DicteeCore
+import French
+
+/// A moment as a dictation talks about it: its canonical French noun phrase with its article
+/// ("la sortie piscine", "le cours de judo", "l'anniversaire de Tom", "les vacances") and the
+/// grammar needed to combine it with prepositions (../shared/DOMAIN.md §6).
+///
+/// Shared by the handwritten library's renderer (`LibraryText`) and the validator's `moment` step.
+public struct MomentPhrase: Sendable, Hashable {
+    /// The phrase with its article, possibly with a friend's first name ("l'anniversaire de Tom").
+    public var phrase: String
+    /// Gender, number and head noun of the phrase.
+    public var grammar: PhraseGrammar
+    /// The friend's first name inside the phrase, if any (a "mot donné", a proper noun).
+    public var friendName: String?
+
+    public init(phrase: String, grammar: PhraseGrammar, friendName: String? = nil) {
+        self.phrase = phrase
+        self.grammar = grammar
+        self.friendName = friendName
+    }
+
+    /// The prepositions that contract with the article.
+    public enum Preposition: String, Sendable { case a = "à", de }
+
+    /// The article as written at the start of `phrase` (`le`, `la`, `l'`, `les`), lower case.
+    public var article: String {
+        let lower = phrase.lowercased()
+        for a in ["les ", "le ", "la ", "l'", "l’"] where lower.hasPrefix(a) { return a.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "’", with: "'") }
+        return ""
+    }
+
+    /// The phrase without its article: "sortie piscine", "anniversaire de Tom".
+    public var phraseWithoutArticle: String {
+        let a = article
+        guard !a.isEmpty else { return phrase }
+        return String(phrase.dropFirst(a.count)).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The phrase after `à` or `de`: à + le = au, à + les = aux, de + le = du, de + les = des;
+    /// `la` and `l'` stay ("à la sortie", "de l'anniversaire").
+    public func contracted(with p: Preposition) -> String {
+        let rest = phraseWithoutArticle
+        switch (p, article) {
+        case (.a, "le"): return "au " + rest
+        case (.a, "les"): return "aux " + rest
+        case (.de, "le"): return "du " + rest
+        case (.de, "les"): return "des " + rest
+        case (.de, "l'"): return "de l'" + rest
+        case (.de, _): return "de " + phrase
+        case (.a, _): return "à " + phrase
+        }
+    }
+
+    /// The phrase with a demonstrative: "cette sortie piscine", "ce cours", "cet anniversaire",
+    /// "ces vacances".
+    public var demonstrative: String {
+        let rest = phraseWithoutArticle
+        if grammar.number == .plural { return "ces " + rest }
+        if grammar.gender == .feminine { return "cette " + rest }
+        return (article == "l'" ? "cet " : "ce ") + rest
+    }
+
+    /// Uncontracted forms a writer must not use, with the right one: ("à le cours de judo",
+    /// "au cours de judo").
+    public var wrongContractions: [(wrong: String, right: String)] {
+        let rest = phraseWithoutArticle
+        switch article {
+        case "le": return [("à le " + rest, contracted(with: .a)), ("de le " + rest, contracted(with: .de))]
+        case "les": return [("à les " + rest, contracted(with: .a)), ("de les " + rest, contracted(with: .de))]
+        default: return []
+        }
+    }
+
+    /// `phrase` with an upper-case first letter (sentence start).
+    public var capitalized: String { phrase.prefix(1).uppercased() + phrase.dropFirst() }
+}

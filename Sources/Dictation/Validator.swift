@@ -1,0 +1,527 @@
+import DicteeCore
+import Foundation
+import French
+
+/// The validator's steps, in the order they run. The raw values are a contract: `dictee check
+/// --json` prints them and the generation feeds the findings back to the model.
+public enum ValidationStep: String, CaseIterable, Codable, Sendable, Hashable {
+    case vocabulaire, temps, longueur, registre, competences, prenom, moment
+    case orthographeGrammaire = "orthographe_grammaire"
+}
+
+/// One failed check: the step and one French sentence telling a writer what to fix.
+public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
+    public var step: ValidationStep
+    /// French, addressed to whoever writes the text (the model, or a parent with `dictee check`).
+    public var message: String
+
+    public init(step: ValidationStep, message: String) {
+        self.step = step
+        self.message = message
+    }
+
+    public var description: String { "\(step.rawValue): \(message)" }
+}
+
+/// A text to check: the sentences as written (the model answers with an array of sentences), and
+/// an optional title.
+public struct Draft: Sendable, Hashable {
+    public var title: String?
+    public var text: String
+
+    public init(title: String? = nil, text: String) {
+        self.title = title
+        self.text = text
+    }
+
+    /// Joins the sentences with one space.
+    public init(title: String? = nil, sentences: [String]) {
+        self.init(title: title, text: sentences.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: " "))
+    }
+}
+
+/// How the validator reaches Grammalecte for step 8.
+public enum GrammarGate: Sendable {
+    /// Run it (one child process per batch).
+    case checker(GrammarChecker)
+    /// It cannot run (not installed, broken): step 8 fails for every text, with this reason.
+    case unavailable(String)
+    /// Not run at all: for the benchmark, which measures Grammalecte separately. Step 8 then
+    /// checks Hunspell only. Never used by a command that serves texts.
+    case skippedForBenchmark
+}
+
+/// The deterministic gate between a draft and a child: eight steps (``ValidationStep``), each
+/// failure with one French sentence. Nothing here asks a model.
+///
+/// Sources: DOMAIN.md §2 (tenses, lengths), §3 (Lexique 3.83 frequency bands, mots donnés),
+/// §4 (forbidden registers, `Whitelists/registers.txt`), §1 and `Docs/trap-sites.md` (skills),
+/// §6 (moment phrase grammar). Spelling: Hunspell with Debian's hunspell-fr-classical; grammar:
+/// Grammalecte.
+public final class Validator: @unchecked Sendable {
+    public let lexicon: any WordLookup
+    public let spelling: SpellChecker
+    public let grammar: GrammarGate
+    /// Forbidden-register words (`registers.txt` second column), lower case.
+    public let registers: Set<String>
+    let analyzer: TrapAnalyzer
+    private let cacheLock = NSLock()
+    private var spellingCache: [String: Bool] = [:]
+
+    /// - Parameters:
+    ///   - registers: the contents of `Whitelists/registers.txt` (`category<TAB>word` lines,
+    ///     `#` comments).
+    public init(lexicon: some WordLookup, spelling: SpellChecker, grammar: GrammarGate, registers: String) {
+        self.lexicon = lexicon
+        self.spelling = spelling
+        self.grammar = grammar
+        var words = Set<String>()
+        for line in registers.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            let parts = line.split(separator: "\t")
+            if parts.count >= 2 { words.insert(Tokenizer.normalize(String(parts[1]).trimmingCharacters(in: .whitespaces))) }
+        }
+        self.registers = words
+        self.analyzer = TrapAnalyzer(lexicon: lexicon)
+    }
+
+    /// Runs the eight steps on one draft.
+    /// - Returns: the findings in step order; empty when the draft passes.
+    public func check(_ draft: Draft, plan: DictationPlan) -> [Finding] {
+        check([(draft, plan)])[0]
+    }
+
+    /// Runs the eight steps on many drafts; Grammalecte runs once for the whole batch.
+    /// - Returns: one findings list per draft, in order.
+    public func check(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
+        var results = batch.map { deterministicFindings($0.0, plan: $0.1) }
+        let grammarFindings = grammarCheck(batch)
+        for i in results.indices { results[i] += grammarFindings[i] }
+        return results
+    }
+
+    /// The trap sites of a draft for its plan's child and moment.
+    public func sites(of draft: Draft, plan: DictationPlan) -> [TrapSite] {
+        analyzer.sites(in: TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan)))
+    }
+
+    func names(of plan: DictationPlan) -> Set<String> {
+        var names: Set<String> = [plan.child.firstName]
+        if let friend = plan.moment.friendName { names.insert(friend) }
+        return names
+    }
+
+    /// Steps 1 to 7 and the Hunspell half of step 8.
+    func deterministicFindings(_ draft: Draft, plan: DictationPlan) -> [Finding] {
+        let analysis = TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan))
+        var out: [Finding] = []
+        out += vocabulaire(analysis, plan)
+        out += temps(analysis, plan)
+        out += longueur(analysis, plan)
+        out += registre(analysis, draft)
+        out += competences(analysis, plan)
+        out += prenom(analysis, plan)
+        out += momentStep(analysis, plan)
+        out += orthographe(analysis, draft, plan)
+        return out
+    }
+
+    // MARK: 1. vocabulaire
+
+    /// Family words that are always "mots donnés" (DOMAIN.md §3: shown before the dictation).
+    public static let familyWords: Set<String> = [
+        "maman", "papa", "mamie", "mamy", "papi", "papy", "grand-mère", "grand-père", "grands-parents", "frère", "frères",
+        "sœur", "sœurs", "cousin", "cousins", "cousine", "cousines", "oncle", "oncles", "tante", "tantes", "tonton", "tata",
+        "copain", "copains", "copine", "copines", "parrain", "marraine", "bébé", "doudou", "parents",
+    ]
+
+    static let elidedForms: Set<String> = ["l'", "d'", "qu'", "c'", "s'", "n'", "j'", "m'", "t'", "jusqu'", "lorsqu'", "puisqu'", "quoiqu'"]
+
+    func givenWords(_ plan: DictationPlan) -> Set<String> {
+        var given = Validator.familyWords
+        for t in Tokenizer.tokenize(plan.moment.phrase).tokens where t.kind == .word { given.insert(t.normalized) }
+        for w in plan.givenWords { given.insert(Tokenizer.normalize(w)) }
+        for n in names(of: plan) { given.insert(Tokenizer.normalize(n)) }
+        return given
+    }
+
+    func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let norms = GradeNorms.of(plan.grade)
+        let given = givenWords(plan)
+        var rare: [String] = []
+        for t in a.tagged where t.token.kind == .word {
+            let w = t.normalized
+            if given.contains(w) || Validator.elidedForms.contains(w) { continue }
+            let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequencyBooks, $1.formFrequencyFilms) }
+            if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
+                if !rare.contains(t.token.text) { rare.append(t.token.text) }
+            }
+        }
+        guard !rare.isEmpty else { return [] }
+        let list = rare.map { "« \($0) »" }.joined(separator: ", ")
+        let s = rare.count > 1
+        return [Finding(step: .vocabulaire, message:
+            "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les" : "remplace-le") par des mots plus courants.")]
+    }
+
+    // MARK: 2. temps
+
+    /// The tense of each finite verb of the text, compound tenses resolved on their auxiliary.
+    /// - Returns: (token index, possible tenses); a verb is allowed when one of them is.
+    public func tenses(in a: TextAnalysis) -> [(index: Int, tenses: Set<SchoolTense>)] {
+        var out: [(Int, Set<SchoolTense>)] = []
+        let t = a.tagged
+        for i in t.indices where t[i].wordClass == .finiteVerb {
+            let auxLemma = t[i].readings.first { $0.lemma == "avoir" || $0.lemma == "être" }?.lemma
+            var participle: Int?
+            if auxLemma != nil {
+                var k = i + 1
+                var steps = 0
+                while k < t.count, steps <= 3, t[k].token.kind == .word {
+                    if t[k].wordClass == .pastParticiple { participle = k; break }
+                    if FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .subjectPronoun { k += 1; steps += 1; continue }
+                    break
+                }
+            }
+            var set = Set<SchoolTense>()
+            if let p = participle, let aux = auxLemma {
+                let reflexive = i > 0 && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 1].normalized)
+                    || (i > 1 && FrenchWords.negations.contains(t[i - 1].normalized) && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 2].normalized))
+                let etreVerb = t[p].entries.contains { etreVerbs.contains($0.lemma) }
+                for f in t[i].finiteForms {
+                    switch (f.mood, f.tense) {
+                    case (.ind, .pre):
+                        if aux == "avoir" { set.insert(.passeComposeAvoir) } else if etreVerb || reflexive { set.insert(.passeComposeEtre) } else { set.insert(.present) }
+                    case (.ind, .imp):
+                        if aux == "être" && !(etreVerb || reflexive) { set.insert(.imparfait) } else { set.insert(.plusQueParfait) }
+                    default:
+                        set.insert(.other)
+                    }
+                }
+            } else {
+                for f in t[i].finiteForms {
+                    switch (f.mood, f.tense) {
+                    case (.ind, .pre): set.insert(.present)
+                    case (.ind, .imp): set.insert(.imparfait)
+                    case (.ind, .fut): set.insert(.futur)
+                    case (.ind, .pas): set.insert(f.isThirdPerson ? .passeSimple : .other)
+                    case (.cnd, .pre): set.insert(.conditionnel)
+                    case (.imp, _): set.insert(.imperatif)
+                    default: set.insert(.other)
+                    }
+                }
+            }
+            if set.isEmpty { set.insert(.other) }
+            out.append((i, set))
+        }
+        return out
+    }
+
+    func temps(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let norms = GradeNorms.of(plan.grade)
+        var byTense: [SchoolTense: [String]] = [:]
+        var order: [SchoolTense] = []
+        var notFirstGroup: [String] = []
+        for (i, tenses) in tenses(in: a) {
+            let word = a.tagged[i].token.text
+            if tenses.isDisjoint(with: norms.tenses) {
+                let shown = tenses.subtracting([.other]).sorted { $0.rawValue < $1.rawValue }.first ?? .other
+                if byTense[shown] == nil { order.append(shown) }
+                if !(byTense[shown]?.contains(word) ?? false) { byTense[shown, default: []].append(word) }
+            } else if norms.restrictsVerbsToFirstGroup {
+                let lemmas = a.tagged[i].readings.filter { $0.partOfSpeech.isVerb }.map(\.lemma)
+                if !lemmas.contains(where: { ["être", "avoir", "aller"].contains($0) || $0.hasSuffix("er") }), !notFirstGroup.contains(word) {
+                    notFirstGroup.append(word)
+                }
+            }
+        }
+        let allowed = SchoolTense.allCases.filter { norms.tenses.contains($0) }.map(\.withPreposition)
+        let allowedText = allowed.count == 1 ? allowed[0] : allowed.dropLast().joined(separator: ", ") + " ou \(allowed.last!)"
+        var out = order.map { tense -> Finding in
+            let verbs = byTense[tense]!.map { "« \($0) »" }.joined(separator: ", ")
+            let what = tense.withPreposition
+            return Finding(step: .temps, message:
+                "\(byTense[tense]!.count > 1 ? "Les verbes \(verbs) sont" : "Le verbe \(verbs) est") \(what), un temps qui n'est pas au programme de \(plan.grade.rawValue) ; écris \(allowedText).")
+        }
+        if !notFirstGroup.isEmpty {
+            out.append(Finding(step: .temps, message:
+                "En CP, on conjugue seulement être, avoir, aller et les verbes en -er ; remplace \(notFirstGroup.map { "« \($0) »" }.joined(separator: ", "))."))
+        }
+        return out
+    }
+
+    // MARK: 3. longueur
+
+    func longueur(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        var out: [Finding] = []
+        let words = a.text.wordCount
+        if !plan.words.contains(words) {
+            out.append(Finding(step: .longueur, message:
+                "Le texte compte \(words) mot\(words > 1 ? "s" : "") ; il en faut entre \(plan.words.lowerBound) et \(plan.words.upperBound)."))
+        }
+        let sentences = a.text.sentences.count
+        let range = plan.sentences.lowerBound...min(plan.sentences.upperBound, GradeNorms.sentenceCap)
+        if !range.contains(sentences) {
+            out.append(Finding(step: .longueur, message:
+                "Le texte compte \(sentences) phrase\(sentences > 1 ? "s" : "") ; il en faut entre \(range.lowerBound) et \(range.upperBound)."))
+        }
+        for s in a.text.sentences.indices {
+            let n = a.text.wordCount(ofSentence: s)
+            if n > plan.maxWordsPerSentence {
+                out.append(Finding(step: .longueur, message:
+                    "La phrase \(s + 1) compte \(n) mots ; une phrase ne doit pas dépasser \(plan.maxWordsPerSentence) mots en \(plan.grade.rawValue)."))
+            }
+        }
+        return out
+    }
+
+    // MARK: 4. registre
+
+    /// Homographs of `registers.txt` that only count as nouns ("la tombe", not "la neige tombe").
+    static let nounOnlyRegisterWords: Set<String> = ["tombe", "tombes", "dispute", "disputes"]
+
+    /// The forbidden-register words of a text: whole tokens or lemmas, never substrings.
+    public func registerWords(in a: TextAnalysis) -> [String] {
+        var found: [String] = []
+        for t in a.tagged where t.token.kind == .word {
+            let w = t.normalized
+            var hit = t.readings.contains { registers.contains($0.lemma) && !($0.partOfSpeech.isVerb && Validator.nounOnlyRegisterWords.contains($0.lemma)) }
+            if registers.contains(w) {
+                if Validator.nounOnlyRegisterWords.contains(w) {
+                    hit = hit || t.wordClass == .noun
+                } else {
+                    hit = true
+                }
+            }
+            // Hyphenated compounds: any part ("va-t-en-guerre").
+            if !hit, w.contains("-") { hit = w.split(separator: "-").contains { registers.contains(String($0)) && !Validator.nounOnlyRegisterWords.contains(String($0)) } }
+            if hit, !found.contains(t.token.text) { found.append(t.token.text) }
+        }
+        return found
+    }
+
+    func registre(_ a: TextAnalysis, _ draft: Draft) -> [Finding] {
+        var found = registerWords(in: a)
+        if let title = draft.title {
+            for w in registerWords(in: TextAnalysis(title, lexicon: lexicon)) where !found.contains(w) { found.append(w) }
+        }
+        guard !found.isEmpty else { return [] }
+        return [Finding(step: .registre, message:
+            "Un texte pour un enfant n'emploie pas \(found.count > 1 ? "ces mots" : "ce mot") : \(found.map { "« \($0) »" }.joined(separator: ", ")) ; parle d'autre chose.")]
+    }
+
+    // MARK: 5. competences
+
+    /// How a writer gets trap sites of a skill, in French, for the feedback sentence.
+    public static func hint(_ skill: SkillID) -> String {
+        switch skill {
+        case .majusculePonctuation: "des phrases complètes avec une majuscule et un point, et des noms propres"
+        case .mDevantMBP: "des mots avec « m » devant « b » ou « p » (jambe, tomber, septembre, champion)"
+        case .lettresMuettesFinales: "des noms ou adjectifs terminés par une lettre muette (grand, petit, temps, chat)"
+        case .homophonesAA: "« a » (verbe avoir) et « à » (préposition)"
+        case .homophonesEtEst: "« et » et « est » (verbe être)"
+        case .homophonesOnOnt: "« on » et « ont » (verbe avoir)"
+        case .homophonesSonSont: "« son » (son sac) et « sont » (verbe être)"
+        case .plurielNomsSX: "des noms au pluriel après les, des, mes, ses ou un nombre"
+        case .accordSujetVerbe: "des verbes conjugués avec leur sujet (ils jouent, les enfants chantent)"
+        case .accordGNAdjectif: "des adjectifs accordés avec un nom (une petite maison) ou après être"
+        case .infinitifErParticipeE: "des verbes en -er à l'infinitif (pour jouer) et au participe passé (il a joué)"
+        case .imparfaitFuturTerminaisons: "des verbes à l'imparfait ou au futur"
+        case .accordPPEtre: "des participes passés après être (elle est partie, ils sont arrivés)"
+        case .homophonesCesSesCestSest: "« ces », « ses », « c'est » ou « s'est »"
+        case .passeSimple3ePersonne: "des verbes au passé simple à la 3e personne (il joua, ils partirent)"
+        }
+    }
+
+    func competences(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        guard !plan.targets.isEmpty else { return [] }
+        let sites = analyzer.sites(in: a, skills: Set(plan.targets))
+        var out: [Finding] = []
+        for skill in plan.targets {
+            let n = sites.filter { $0.skill == skill }.count
+            if n < plan.sitesPerTarget {
+                out.append(Finding(step: .competences, message:
+                    "Le texte doit travailler « \(skill.label) » au moins \(plan.sitesPerTarget) fois ; il n'y en a que \(n) : ajoute \(Validator.hint(skill))."))
+            }
+        }
+        return out
+    }
+
+    // MARK: 6. prenom
+
+    func prenom(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let name = plan.child.firstName.precomposedStringWithCanonicalMapping
+        let key = Tokenizer.normalize(name)
+        let occurrences = a.tagged.indices.filter { a.tagged[$0].normalized == key }
+        if occurrences.isEmpty {
+            return [Finding(step: .prenom, message: "Le texte doit parler de l'enfant par son prénom : écris « \(name) » au moins une fois.")]
+        }
+        var out: [Finding] = []
+        if !occurrences.contains(where: { a.tagged[$0].token.text.precomposedStringWithCanonicalMapping == name }) {
+            out.append(Finding(step: .prenom, message: "Le prénom s'écrit avec une majuscule : « \(name) »."))
+        }
+        let gender = plan.child.gender
+        let child = gender == .feminine ? "une fille" : "un garçon"
+        var seen = Set<String>()
+        for i in occurrences {
+            guard let (j, verb) = agreementTarget(a, after: i) else { continue }
+            let t = a.tagged[j]
+            let rows = t.entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
+            guard !rows.isEmpty else { continue }
+            if rows.contains(where: { $0.gender == nil || $0.gender == gender }) { continue }
+            let wrong = t.token.text
+            guard !seen.contains(wrong) else { continue }
+            seen.insert(wrong)
+            let fixed = agreed(wrong, gender: gender)
+            out.append(Finding(step: .prenom, message:
+                "\(name) est \(child) : écris « \(name) \(verb) \(fixed ?? (gender == .feminine ? wrong + "e" : wrong)) » et non « \(name) \(verb) \(wrong) »."))
+        }
+        return out
+    }
+
+    /// The participle or adjective agreeing with the name at `i`: "Léa est partie", "Léa n'est
+    /// pas contente", "Léa s'est levée", "Léa semble fatiguée".
+    func agreementTarget(_ a: TextAnalysis, after i: Int) -> (Int, String)? {
+        let t = a.tagged
+        var k = i + 1
+        var between: [String] = []
+        while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se"].contains(t[k].normalized) {
+            between.append(t[k].token.text); k += 1
+        }
+        guard k < t.count, t[k].wordClass == .finiteVerb,
+              t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
+        var verb = (between + [t[k].token.text]).joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
+        k += 1
+        while k < t.count, t[k].token.kind == .word, Validator.attributeSkips.contains(t[k].normalized) {
+            verb += " " + t[k].token.text
+            k += 1
+        }
+        guard k < t.count, t[k].token.kind == .word else { return nil }
+        return (k, verb)
+    }
+
+    static let attributeSkips: Set<String> = ["ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "aussi", "encore", "déjà"]
+
+    /// The form of `word` for `gender`, when the lexicon has it (partie ↔ parti, contente ↔ content).
+    func agreed(_ word: String, gender: Gender) -> String? {
+        let w = Tokenizer.normalize(word)
+        let candidates: [String]
+        if gender == .feminine {
+            candidates = w.hasSuffix("s") ? [String(w.dropLast()) + "es"] : [w + "e", w.hasSuffix("eux") ? String(w.dropLast()) + "se" : w + "e"]
+        } else {
+            candidates = w.hasSuffix("es") ? [String(w.dropLast(2)) + "s"] : w.hasSuffix("euse") ? [String(w.dropLast(2)) + "x"] : [String(w.dropLast())]
+        }
+        return candidates.first { c in lexicon.entries(for: c).contains { $0.gender == gender || $0.gender == nil } }
+    }
+
+    // MARK: 7. moment
+
+    func momentStep(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let m = plan.moment
+        let words = a.tagged.filter { $0.token.kind == .word }.map(\.normalized)
+        let text = " " + words.joined(separator: " ").replacingOccurrences(of: "' ", with: "'") + " "
+        func has(_ phrase: String) -> Bool {
+            let p = Tokenizer.tokenize(phrase).tokens.filter { $0.kind == .word }.map(\.normalized).joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
+            return text.contains(" " + p + " ")
+        }
+        var out: [Finding] = []
+        // Wrong contractions of the moment's article: "à le cours", "de les vacances".
+        let rest = m.phraseWithoutArticle
+        for (wrong, right) in m.wrongContractions where has(wrong) {
+            out.append(Finding(step: .moment, message: "Écris « \(right) » et non « \(wrong) »."))
+        }
+        let head = Tokenizer.normalize(m.grammar.headNoun)
+        let mentioned = has(m.phrase) || has(rest) || words.contains(head)
+        if !mentioned {
+            out.append(Finding(step: .moment, message:
+                "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(m.contracted(with: .a)) » ou au moins « \(m.grammar.headNoun) »."))
+        }
+        return out
+    }
+
+    // MARK: 8. orthographe_grammaire
+
+    func accepted(_ word: String) -> Bool {
+        cacheLock.lock()
+        if let known = spellingCache[word] { cacheLock.unlock(); return known }
+        cacheLock.unlock()
+        let ok = spelling.accepts(word)
+        cacheLock.lock()
+        spellingCache[word] = ok
+        cacheLock.unlock()
+        return ok
+    }
+
+    func orthographe(_ a: TextAnalysis, _ draft: Draft, _ plan: DictationPlan) -> [Finding] {
+        let names = Set(names(of: plan).map(Tokenizer.normalize))
+        var wrong: [String] = []
+        var tokens = a.tagged.map(\.token)
+        if let title = draft.title { tokens += Tokenizer.tokenize(title).tokens }
+        for t in tokens where t.kind == .word {
+            if names.contains(t.normalized) { continue }
+            if !accepted(t.text), !accepted(t.normalized), !wrong.contains(t.text) { wrong.append(t.text) }
+        }
+        guard !wrong.isEmpty else { return [] }
+        return [Finding(step: .orthographeGrammaire, message:
+            "\(wrong.count > 1 ? "Ces mots sont mal orthographiés" : "Ce mot est mal orthographié") : \(wrong.map { "« \($0) »" }.joined(separator: ", ")) ; corrige l'orthographe.")]
+    }
+
+    /// Grammalecte on every draft of the batch (one child process), the child's name replaced by
+    /// a first name of the same gender that Grammalecte knows, so that agreements with the name
+    /// are checked with the child's gender.
+    func grammarCheck(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
+        switch grammar {
+        case .skippedForBenchmark:
+            return batch.map { _ in [] }
+        case .unavailable(let reason):
+            return batch.map { _ in [Finding(step: .orthographeGrammaire, message:
+                "Le correcteur grammatical Grammalecte ne peut pas tourner (\(reason)) : aucun texte ne peut être validé sans lui.")] }
+        case .checker(let checker):
+            var paragraphs: [String] = []
+            var accepted: Set<String> = []
+            for (draft, plan) in batch {
+                let proxy = GrammarChecker.genderProxy(for: plan.child.gender)
+                paragraphs.append(substitute(name: plan.child.firstName, with: proxy, in: draft.text))
+                accepted.formUnion(names(of: plan))
+                accepted.insert(proxy)
+            }
+            let issues: [[GrammarIssue]]
+            do {
+                issues = try checker.check(paragraphs, acceptedWords: accepted)
+            } catch {
+                return batch.map { _ in [Finding(step: .orthographeGrammaire, message:
+                    "Le correcteur grammatical Grammalecte a échoué (\(error)) : aucun texte ne peut être validé sans lui.")] }
+            }
+            return zip(zip(paragraphs, issues), batch).map { pair, item in
+                let (paragraph, list) = pair
+                let proxy = GrammarChecker.genderProxy(for: item.1.child.gender)
+                // Messages name the child again, not the stand-in name.
+                func unproxied(_ s: String) -> String { s.replacingOccurrences(of: proxy, with: item.1.child.firstName) }
+                return list.map { issue in
+                    let word = unproxied(scalarSlice(paragraph, issue.start, issue.end))
+                    let suggestion = issue.suggestions.first.map { " (proposition : « \(unproxied($0)) »)" } ?? ""
+                    return Finding(step: .orthographeGrammaire, message:
+                        "Grammalecte signale « \(word) » : \(unproxied(issue.message.trimmingCharacters(in: .whitespaces)))\(suggestion)")
+                }
+            }
+        }
+    }
+
+    func substitute(name: String, with proxy: String, in text: String) -> String {
+        let key = Tokenizer.normalize(name)
+        let tokens = Tokenizer.tokenize(text).tokens.filter { $0.kind == .word && $0.normalized == key }
+        guard !tokens.isEmpty else { return text }
+        var scalars = Array(text.unicodeScalars)
+        for t in tokens.reversed() { scalars.replaceSubrange(t.start..<t.end, with: proxy.unicodeScalars) }
+        var v = String.UnicodeScalarView()
+        v.append(contentsOf: scalars)
+        return String(v)
+    }
+
+    func scalarSlice(_ text: String, _ start: Int, _ end: Int) -> String {
+        let s = Array(text.unicodeScalars)
+        guard start >= 0, end <= s.count, start < end else { return "" }
+        var v = String.UnicodeScalarView()
+        v.append(contentsOf: s[start..<end])
+        return String(v)
+    }
+}

@@ -1,0 +1,365 @@
+import DicteeCore
+
+/// Anything that gives the Lexique 3.83 rows of a written form ([`Lexicon`] in production, a
+/// small table in tests).
+public protocol WordLookup: Sendable {
+    /// Every row for `word` (exact form first, else its lower case); empty when unknown.
+    func entries(for word: String) -> [LexicalEntry]
+}
+
+/// The role a word plays in its sentence, decided from Lexique's readings and a few context rules.
+public enum WordClass: Sendable, Hashable {
+    case properNoun, determiner, subjectPronoun, objectPronoun, preposition, conjunction, adverb
+    case noun, adjective, finiteVerb, infinitive, pastParticiple, presentParticiple, negation
+    case punctuation, number, other
+    /// Not in the lexicon and not a proper noun.
+    case unknown
+}
+
+/// One token with its lexicon rows and its role in context.
+public struct TaggedToken: Sendable {
+    public var token: Token
+    /// All Lexique rows of the form (hyphenated forms with an inverted pronoun, `dit-il`, use the
+    /// verb's rows).
+    public var entries: [LexicalEntry]
+    public var wordClass: WordClass
+    /// For a finite verb: its finite readings (`infover`) for the verb lemmas; empty otherwise.
+    public var finiteForms: [VerbForm]
+    /// The rows that fit `wordClass` (e.g. the `VER` rows of a finite verb, the `NOM` rows of a
+    /// noun); all rows when nothing fits better.
+    public var readings: [LexicalEntry]
+
+    public var normalized: String { token.normalized }
+}
+
+/// A tokenized text with every word tagged. Built once per text and shared by the trap analysis
+/// and the validator's steps.
+///
+/// Tagging is deterministic and rule-based (no model): closed word classes come from fixed lists
+/// (determiners, pronouns, prepositions), open classes from Lexique 3.83's `cgram` readings with
+/// context rules: after a determiner a noun or adjective reading wins; after a subject pronoun
+/// (skipping `ne` and object pronouns) a finite verb reading wins; after avoir/être a past
+/// participle reading wins; after a preposition or a verb an infinitive reading wins; otherwise
+/// the reading with the higher form frequency wins. Capitalised words inside a sentence, and the
+/// given names, are proper nouns.
+public struct TextAnalysis: Sendable {
+    public let text: TokenizedText
+    public let tagged: [TaggedToken]
+    /// The first names the text may contain (the child's, a friend's from the moment).
+    public let names: Set<String>
+
+    public init(_ text: String, lexicon: some WordLookup, names: Set<String> = []) {
+        self.init(tokenized: Tokenizer.tokenize(text), lexicon: lexicon, names: names)
+    }
+
+    public init(tokenized: TokenizedText, lexicon: some WordLookup, names: Set<String> = []) {
+        self.text = tokenized
+        self.names = Set(names.map { Tokenizer.normalize($0) })
+        self.tagged = Tagger(text: tokenized, lexicon: lexicon, names: self.names).run()
+    }
+
+    /// Index of the previous word token before `index`, skipping the words in `skipping`.
+    public func previousWord(before index: Int, skipping: Set<String> = []) -> Int? {
+        var k = index - 1
+        while k >= 0 {
+            let t = tagged[k]
+            if t.token.kind == .punctuation { return nil }
+            if !skipping.contains(t.normalized) { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// Index of the next word token after `index`, skipping the words in `skipping`.
+    public func nextWord(after index: Int, skipping: Set<String> = []) -> Int? {
+        var k = index + 1
+        while k < tagged.count {
+            let t = tagged[k]
+            if t.token.kind == .punctuation { return nil }
+            if !skipping.contains(t.normalized) { return k }
+            k += 1
+        }
+        return nil
+    }
+}
+
+/// Closed word lists used by the tagger and the trap rules (French grammar, not data).
+public enum FrenchWords {
+    public static let subjectPronouns: Set<String> = ["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles"]
+    public static let objectPronouns: Set<String> = [
+        "me", "m'", "te", "t'", "se", "s'", "le", "la", "les", "l'", "lui", "leur", "y", "en", "nous", "vous",
+    ]
+    public static let negations: Set<String> = ["ne", "n'"]
+    public static let articles: Set<String> = ["le", "la", "les", "l'", "un", "une", "des", "du", "au", "aux"]
+    public static let possessives: Set<String> = [
+        "mon", "ton", "son", "ma", "ta", "sa", "mes", "tes", "ses", "notre", "votre", "nos", "vos", "leur", "leurs",
+    ]
+    public static let demonstratives: Set<String> = ["ce", "cet", "cette", "ces"]
+    public static let otherDeterminers: Set<String> = ["quelques", "plusieurs", "chaque", "aucun", "aucune", "quel", "quelle", "quels", "quelles"]
+    public static let determiners = articles.union(possessives).union(demonstratives).union(otherDeterminers)
+    public static let prepositions: Set<String> = [
+        "à", "de", "d'", "pour", "sans", "par", "en", "avec", "dans", "sur", "sous", "chez", "vers",
+        "avant", "après", "pendant", "entre", "contre", "depuis", "jusqu'", "derrière", "devant", "près",
+    ]
+    public static let conjunctions: Set<String> = ["et", "ou", "mais", "donc", "or", "ni", "car", "que", "qu'", "quand", "comme", "si", "puis"]
+    /// Adverbs that may stand between an auxiliary and its participle, or a verb and an attribute.
+    public static let innerAdverbs: Set<String> = [
+        "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toujours", "jamais", "encore", "très", "si", "trop",
+        "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite",
+    ]
+    public static let days: Set<String> = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+    public static let months: Set<String> = [
+        "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",
+    ]
+    /// Numerals written in words (Lexique `ADJ:num` covers more; these count as plural markers).
+    public static let pluralNumerals: Set<String> = [
+        "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "treize",
+        "quatorze", "quinze", "seize", "vingt", "trente", "quarante", "cinquante", "soixante", "cent", "mille",
+    ]
+}
+
+struct Tagger {
+    let text: TokenizedText
+    let lexicon: any WordLookup
+    let names: Set<String>
+
+    func run() -> [TaggedToken] {
+        var out: [TaggedToken] = []
+        out.reserveCapacity(text.tokens.count)
+        var sentenceStart = Set<Int>()
+        for s in text.sentences {
+            // The first word of a sentence (after opening quotes or dashes).
+            if let first = s.first(where: { text.tokens[$0].kind != .punctuation }) { sentenceStart.insert(first) }
+        }
+        for (i, token) in text.tokens.enumerated() {
+            switch token.kind {
+            case .punctuation:
+                out.append(TaggedToken(token: token, entries: [], wordClass: .punctuation, finiteForms: [], readings: []))
+                continue
+            case .number:
+                out.append(TaggedToken(token: token, entries: [], wordClass: .number, finiteForms: [], readings: []))
+                continue
+            case .word: break
+            }
+            let entries = lookup(token.normalized)
+            // A capitalised first word known only as a rare noun is a first name ("Tom", "Jules").
+            let rareNounOnly = !entries.isEmpty && entries.allSatisfy {
+                $0.partOfSpeech == .noun && max($0.formFrequencyBooks, $0.formFrequencyFilms) < 5
+            }
+            let isName = (token.isCapitalized && sentenceStart.contains(i) && rareNounOnly) || !token.isElided && !isClosedClass(token.normalized) && names.contains(token.normalized)
+                || (!token.isElided && !isClosedClass(token.normalized) && token.isCapitalized
+                    && (!sentenceStart.contains(i) || entries.isEmpty))
+            if isName {
+                out.append(TaggedToken(token: token, entries: entries, wordClass: .properNoun, finiteForms: [], readings: []))
+                continue
+            }
+            out.append(tag(i, token, entries, out))
+        }
+        return out
+    }
+
+    func isClosedClass(_ w: String) -> Bool {
+        FrenchWords.determiners.contains(w) || FrenchWords.subjectPronouns.contains(w)
+            || FrenchWords.prepositions.contains(w) || FrenchWords.conjunctions.contains(w)
+    }
+
+    func lookup(_ word: String) -> [LexicalEntry] {
+        let direct = lexicon.entries(for: word)
+        if !direct.isEmpty || !word.contains("-") { return direct }
+        // Inverted subject pronoun: dit-il, a-t-elle, est-ce, mange-t-on → the verb's rows.
+        let parts = word.split(separator: "-").map(String.init)
+        let tails: Set<String> = ["t", "il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous", "ce", "moi", "toi", "le", "la", "les", "lui", "leur", "y", "en", "là", "ci"]
+        if parts.count >= 2, parts.dropFirst().allSatisfy({ tails.contains($0) }) {
+            return lexicon.entries(for: parts[0])
+        }
+        return []
+    }
+
+    func tag(_ i: Int, _ token: Token, _ entries: [LexicalEntry], _ before: [TaggedToken]) -> TaggedToken {
+        let w = token.normalized
+        func make(_ c: WordClass, _ readings: [LexicalEntry], _ forms: [VerbForm] = []) -> TaggedToken {
+            TaggedToken(token: token, entries: entries, wordClass: c, finiteForms: forms, readings: readings.isEmpty ? entries : readings)
+        }
+        let prev = previousTagged(before, from: i)
+        let prevWord = prev?.normalized
+        // The previous token, skipping negation and object pronouns (the subject's slot).
+        let subjectSlot = previousSkipping(before, from: i, skip: FrenchWords.negations.union(FrenchWords.objectPronouns))
+
+        // Closed classes first.
+        if FrenchWords.subjectPronouns.contains(w), !(w == "nous" || w == "vous") || isSubjectPosition(before, i) {
+            return make(.subjectPronoun, entries.filter { $0.partOfSpeech == .personalPronoun })
+        }
+        if w == "c'" || (w == "ce" && nextIsEtre(i)) { return make(.subjectPronoun, []) }
+        if FrenchWords.negations.contains(w) { return make(.negation, []) }
+        if ["le", "la", "les", "l'"].contains(w) {
+            // Object pronoun between a subject (or ne) and a verb: "il la mange", "je l'aime".
+            if let p = prev, p.wordClass == .subjectPronoun || p.wordClass == .negation || p.wordClass == .objectPronoun,
+               nextHasVerbReading(i) {
+                return make(.objectPronoun, [])
+            }
+            return make(.determiner, [])
+        }
+        if ["me", "m'", "te", "t'", "se", "s'", "lui", "y", "en"].contains(w), w != "en" || nextHasVerbReading(i) {
+            if w == "en", let p = prev, p.wordClass != .subjectPronoun, p.wordClass != .negation {
+                return make(.preposition, [])
+            }
+            return make(.objectPronoun, [])
+        }
+        if (w == "nous" || w == "vous"), let p = prev, p.wordClass == .subjectPronoun || p.wordClass == .negation {
+            return make(.objectPronoun, [])
+        }
+        if w == "leur" {
+            if let p = prev, p.wordClass == .subjectPronoun || p.wordClass == .negation { return make(.objectPronoun, []) }
+            return make(.determiner, [])
+        }
+        if w == "son", let p = prev, p.wordClass == .determiner {
+            return make(.noun, entries.filter { $0.partOfSpeech == .noun })
+        }
+        if w == "est", prevWord == "l'", subjectSlot.map({ before[$0].wordClass != .subjectPronoun }) ?? true,
+           previousTagged(before, from: i - 1).map({ $0.wordClass != .subjectPronoun }) ?? true {
+            return make(.noun, entries.filter { $0.partOfSpeech == .noun })
+        }
+        if FrenchWords.determiners.contains(w) && !["des", "du", "au", "aux"].contains(w) || ["des", "du", "au", "aux"].contains(w) {
+            if w == "tout" { return make(.adverb, []) }
+            return make(.determiner, [])
+        }
+        if FrenchWords.prepositions.contains(w) { return make(.preposition, entries.filter { $0.partOfSpeech == .preposition }) }
+        if FrenchWords.conjunctions.contains(w) { return make(.conjunction, entries.filter { $0.partOfSpeech == .conjunction }) }
+
+        if entries.isEmpty { return make(.unknown, []) }
+
+        let verbRows = entries.filter { $0.partOfSpeech.isVerb }
+        let finite = verbRows.flatMap { $0.verbForms.filter(\.isFinite) }
+        let participleRows = verbRows.filter { $0.verbForms.contains { $0.mood == .par && $0.tense == .pas } }
+        let infinitiveRows = verbRows.filter { $0.verbForms.contains { $0.mood == .inf } }
+        let presentParticipleRows = verbRows.filter { $0.verbForms.contains { $0.mood == .par && $0.tense == .pre } }
+        let nounRows = entries.filter { $0.partOfSpeech == .noun }
+        let adjectiveRows = entries.filter { $0.partOfSpeech == .adjective || $0.partOfSpeech == .numeral }
+        let adverbRows = entries.filter { $0.partOfSpeech == .adverb }
+        let otherRows = entries.filter { !$0.partOfSpeech.isVerb && $0.partOfSpeech != .noun && $0.partOfSpeech != .adjective && $0.partOfSpeech != .adverb }
+
+        let afterDeterminer = prev?.wordClass == .determiner
+            || (prev?.wordClass == .adjective && previousTagged(before, from: i - 1)?.wordClass == .determiner)
+        let afterSubject = subjectSlot.map { before[$0].wordClass == .subjectPronoun } ?? false
+        let auxiliaryBefore = auxiliary(before, i)
+        let afterPreposition = prev?.wordClass == .preposition && ["à", "de", "d'", "pour", "sans", "par"].contains(prevWord ?? "")
+        let afterVerb = prev?.wordClass == .finiteVerb || prev?.wordClass == .infinitive
+            || (prev?.wordClass == .objectPronoun && !afterSubject)
+
+        if afterDeterminer, !nounRows.isEmpty || !adjectiveRows.isEmpty {
+            if nounRows.isEmpty { return make(.adjective, adjectiveRows) }
+            // "un petit chat": a word with a noun and an adjective reading, followed by a noun,
+            // is the adjective.
+            if !adjectiveRows.isEmpty, nextIsNoun(i) { return make(.adjective, adjectiveRows) }
+            return make(.noun, nounRows)
+        }
+        if auxiliaryBefore, !participleRows.isEmpty {
+            return make(.pastParticiple, participleRows)
+        }
+        if !infinitiveRows.isEmpty, afterPreposition || (afterVerb && finite.isEmpty) || (afterVerb && !infinitiveRows.isEmpty && prev?.wordClass != .objectPronoun) {
+            return make(.infinitive, infinitiveRows)
+        }
+        if !finite.isEmpty, afterSubject || (prev?.wordClass == .subjectPronoun) {
+            return make(.finiteVerb, verbRows.filter { $0.verbForms.contains(where: \.isFinite) }, finite)
+        }
+        // A noun group or a name right before, and a third-person finite reading: the verb.
+        if !finite.isEmpty, let p = prev, p.wordClass == .noun || p.wordClass == .properNoun || (p.wordClass == .adjective && nounBefore(before, i - 1)),
+           finite.contains(where: \.isThirdPerson), !(p.wordClass == .noun && !adjectiveRows.isEmpty && agrees(adjectiveRows, p)) {
+            return make(.finiteVerb, verbRows.filter { $0.verbForms.contains(where: \.isFinite) }, finite)
+        }
+        // Otherwise the most frequent reading.
+        func weight(_ rows: [LexicalEntry]) -> Float { rows.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
+        let finiteRows = verbRows.filter { $0.verbForms.contains(where: \.isFinite) }
+        var best: (WordClass, Float, [LexicalEntry]) = (.other, -1, otherRows)
+        for candidate: (WordClass, [LexicalEntry]) in [
+            (.finiteVerb, finiteRows), (.noun, nounRows), (.adjective, adjectiveRows), (.adverb, adverbRows),
+            // A participle right after a noun is adjectival ("la porte fermée").
+            (prev?.wordClass == .noun ? .adjective : .pastParticiple, participleRows.filter { _ in finite.isEmpty || prev?.wordClass == .noun }),
+            (.infinitive, infinitiveRows), (.presentParticiple, presentParticipleRows), (.other, otherRows),
+        ] where !candidate.1.isEmpty {
+            let w = weight(candidate.1)
+            if w > best.1 { best = (candidate.0, w, candidate.1) }
+        }
+        if best.0 == .finiteVerb { return make(.finiteVerb, finiteRows, finite) }
+        if best.0 == .other, let p = otherRows.first?.partOfSpeech {
+            switch p {
+            case .preposition: return make(.preposition, otherRows)
+            case .conjunction: return make(.conjunction, otherRows)
+            case .personalPronoun: return make(.objectPronoun, otherRows)
+            default: return make(.other, otherRows)
+            }
+        }
+        return make(best.0, best.2)
+    }
+
+    func nextIsNoun(_ i: Int) -> Bool {
+        guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
+        let rows = lookup(text.tokens[i + 1].normalized)
+        return rows.contains { $0.partOfSpeech == .noun } && !rows.contains { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && $0.formFrequencyBooks > 50 }
+    }
+
+    func agrees(_ adjectives: [LexicalEntry], _ noun: TaggedToken) -> Bool {
+        let n = noun.readings.first
+        return adjectives.contains { ($0.gender == nil || $0.gender == n?.gender) && ($0.number == nil || $0.number == n?.number) }
+    }
+
+    func nounBefore(_ before: [TaggedToken], _ index: Int) -> Bool {
+        index - 1 >= 0 && before[index - 1].wordClass == .noun
+    }
+
+    func previousTagged(_ before: [TaggedToken], from i: Int) -> TaggedToken? {
+        guard i - 1 >= 0, i - 1 < before.count else { return nil }
+        let p = before[i - 1]
+        return p.wordClass == .punctuation ? nil : p
+    }
+
+    func previousSkipping(_ before: [TaggedToken], from i: Int, skip: Set<String>) -> Int? {
+        var k = i - 1
+        while k >= 0 {
+            let p = before[k]
+            if p.wordClass == .punctuation { return nil }
+            if skip.contains(p.normalized), p.wordClass == .negation || p.wordClass == .objectPronoun { k -= 1; continue }
+            return k
+        }
+        return nil
+    }
+
+    /// "nous"/"vous" are subjects at the start of a clause (sentence start, after punctuation or
+    /// a conjunction) and objects after a subject.
+    func isSubjectPosition(_ before: [TaggedToken], _ i: Int) -> Bool {
+        guard let p = previousTagged(before, from: i) else { return true }
+        return p.wordClass == .conjunction || p.wordClass == .adverb || p.wordClass == .properNoun
+    }
+
+    func nextIsEtre(_ i: Int) -> Bool {
+        guard i + 1 < text.tokens.count else { return false }
+        let n = text.tokens[i + 1].normalized
+        return lexicon.entries(for: n).contains { $0.lemma == "être" && $0.partOfSpeech.isVerb }
+    }
+
+    func nextHasVerbReading(_ i: Int) -> Bool {
+        var k = i + 1
+        while k < text.tokens.count {
+            let n = text.tokens[k]
+            if n.kind != .word { return false }
+            if FrenchWords.objectPronouns.contains(n.normalized) || FrenchWords.negations.contains(n.normalized) { k += 1; continue }
+            return lookup(n.normalized).contains { $0.partOfSpeech.isVerb }
+        }
+        return false
+    }
+
+    /// A form of avoir or être before `i` (skipping inner adverbs and the subject of an
+    /// inversion), as the auxiliary of a compound tense.
+    func auxiliary(_ before: [TaggedToken], _ i: Int) -> Bool {
+        var k = i - 1
+        var skipped = 0
+        while k >= 0, skipped <= 3 {
+            let p = before[k]
+            if p.wordClass == .punctuation { return false }
+            if FrenchWords.innerAdverbs.contains(p.normalized) { k -= 1; skipped += 1; continue }
+            return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" }
+        }
+        return false
+    }
+}
+extension Lexicon: WordLookup {}
