@@ -496,7 +496,9 @@ public final class Validator: @unchecked Sendable {
                 let proxy = GrammarChecker.genderProxy(for: item.1.child.gender)
                 // Messages name the child again, not the stand-in name.
                 func unproxied(_ s: String) -> String { s.replacingOccurrences(of: proxy, with: item.1.child.firstName) }
-                return list.map { issue in
+                // Spelling is Hunspell's part of this step (same dictionary family); keep
+                // Grammalecte's grammar only, so a misspelt word is reported once.
+                return list.filter { !$0.isSpelling }.map { issue in
                     let word = unproxied(scalarSlice(paragraph, issue.start, issue.end))
                     let suggestion = issue.suggestions.first.map { " (proposition : « \(unproxied($0)) »)" } ?? ""
                     return Finding(step: .orthographeGrammaire, message:

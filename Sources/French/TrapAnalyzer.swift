@@ -42,6 +42,12 @@ public struct TrapAnalyzer: Sendable {
         sites(in: TextAnalysis(text, lexicon: lexicon, names: names))
     }
 
+    /// Every trap site of a text written for `child` (the child's first name is a proper noun
+    /// wherever it stands), plus the friend's name of the moment if any.
+    public func sites(in text: String, for child: Child, friendName: String? = nil) -> [TrapSite] {
+        sites(in: text, names: Set([child.firstName] + (friendName.map { [$0] } ?? [])))
+    }
+
     /// Every trap site of an analysed text.
     public func sites(in analysis: TextAnalysis, skills: Set<SkillID> = Set(SkillID.allCases)) -> [TrapSite] {
         var out: [TrapSite] = []
