@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
-        .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"]),
+        .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter"]),
     ],
     swiftLanguageModes: [.v6]
