@@ -194,6 +194,8 @@ struct Rules {
         for (i, t) in tokens.enumerated() where t.token.kind == .word {
             guard let alternatives = pairs[t.normalized] else { continue }
             if t.normalized == "est", t.wordClass == .noun { continue }
+            // "c'est"/"s'est" are sites of homophones_ces_ses_cest_sest, not of et/est.
+            if t.normalized == "est", i > 0, ["c'", "s'"].contains(tokens[i - 1].normalized), tokens[i - 1].token.end == t.token.start { continue }
             if t.normalized == "son", t.wordClass == .noun { continue }
             out.append(site(skill, i, choice: t.normalized, alternatives: alternatives))
         }
@@ -371,8 +373,28 @@ struct Rules {
     func imparfaitFutur() -> [TrapSite] {
         tokens.indices.compactMap { i in
             let t = tokens[i]
-            guard t.wordClass == .finiteVerb, t.finiteForms.contains(where: { $0.mood == .ind && ($0.tense == .imp || $0.tense == .fut) }) else { return nil }
-            return site(.imparfaitFuturTerminaisons, i)
+            guard t.wordClass == .finiteVerb else { return nil }
+            var forms = t.finiteForms.filter { $0.mood == .ind && ($0.tense == .imp || $0.tense == .fut) }
+            // The subject pronoun fixes the person: "il dit" is not the (spurious) ind:fut:3p
+            // reading Lexique lists for "dit".
+            if let person = subjectPerson(i) { forms = forms.filter { $0.person == person } }
+            return forms.isEmpty ? nil : site(.imparfaitFuturTerminaisons, i)
+        }
+    }
+
+    /// The person of the subject pronoun before a verb (skipping ne and object pronouns), if any.
+    func subjectPerson(_ i: Int) -> String? {
+        var k = i - 1
+        while k >= 0, tokens[k].wordClass == .negation || tokens[k].wordClass == .objectPronoun { k -= 1 }
+        guard k >= 0, tokens[k].wordClass == .subjectPronoun else { return nil }
+        switch tokens[k].normalized {
+        case "je", "j'": return "1s"
+        case "tu": return "2s"
+        case "il", "elle", "on", "c'", "ce": return "3s"
+        case "nous": return "1p"
+        case "vous": return "2p"
+        case "ils", "elles": return "3p"
+        default: return nil
         }
     }
 
