@@ -1,0 +1,266 @@
+import DicteeCore
+import Foundation
+import Testing
+@testable import Dictation
+import French
+import PrivacyFilter
+
+/// The handwritten library (Docs/library-format.md): the renderer's marks, the parser's errors,
+/// the bundled texts' coverage, and the validator on every rendering.
+@Suite struct LibraryTextTests {
+    static func moment(_ phrase: String, _ gender: Gender, _ number: PhraseGrammar.Number = .singular, head: String = "x", friend: String? = nil) -> MomentPhrase {
+        MomentPhrase(phrase: phrase, grammar: PhraseGrammar(gender: gender, number: number, headNoun: head), friendName: friend)
+    }
+    static let piscine = moment("la sortie piscine", .feminine, head: "sortie")
+    static let judo = moment("le cours de judo", .masculine, head: "cours")
+    static let anniversaireTom = moment("l'anniversaire de Tom", .masculine, head: "anniversaire", friend: "Tom")
+    static let vacances = moment("les vacances", .feminine, .plural, head: "vacances")
+
+    func render(_ template: String, _ name: String = "Léa", _ gender: Gender = .feminine, moment: MomentPhrase = piscine) throws -> String {
+        try LibraryText(id: "t", grade: .cm2, skills: [], kinds: ["sortie"], template: template)
+            .render(firstName: name, gender: gender, moment: moment)
+    }
+
+    // MARK: marks
+
+    @Test(arguments: [
+        ("{Prenom} est parti{e}.", "Léa est partie.", "Tom est parti."),
+        ("{g:Il|Elle} est {g:heureux|heureuse}.", "Elle est heureuse.", "Il est heureux."),
+        ("C'est {g:un garçon|une fille}.", "C'est une fille.", "C'est un garçon."),
+        ("Les amis {de Prenom} rient.", "Les amis de Léa rient.", "Les amis de Tom rient."),
+        ("Il dit {que Prenom} chante.", "Il dit que Léa chante.", "Il dit que Tom chante."),
+        ("{Moment} {M:est fini|est finie|sont finis|sont finies}.", "La sortie piscine est finie.", "La sortie piscine est finie."),
+        ("{Prenom} va {à moment}.", "Léa va à la sortie piscine.", "Tom va à la sortie piscine."),
+        ("{Prenom} parle {de moment}.", "Léa parle de la sortie piscine.", "Tom parle de la sortie piscine."),
+        ("{Ce moment} a plu {à moment}, {ce moment} aussi.", "Cette sortie piscine a plu à la sortie piscine, cette sortie piscine aussi.",
+         "Cette sortie piscine a plu à la sortie piscine, cette sortie piscine aussi."),
+        ("{À moment}, {g:il|elle} nage. {De moment}, rien.", "À la sortie piscine, elle nage. De la sortie piscine, rien.",
+         "À la sortie piscine, il nage. De la sortie piscine, rien."),
+        ("{moment}", "la sortie piscine", "la sortie piscine"),
+    ])
+    func everyMarkRendersForBothGenders(_ template: String, _ girl: String, _ boy: String) throws {
+        #expect(try render(template, "Léa", .feminine) == girl)
+        #expect(try render(template, "Tom", .masculine) == boy)
+    }
+
+    @Test(arguments: [
+        ("Inès", "d'Inès", "qu'Inès"), ("Hugo", "d'Hugo", "qu'Hugo"), ("Hélène", "d'Hélène", "qu'Hélène"),
+        ("Élise", "d'Élise", "qu'Élise"), ("Yves", "d'Yves", "qu'Yves"), ("Yanis", "de Yanis", "que Yanis"),
+        ("Léa", "de Léa", "que Léa"), ("Tom", "de Tom", "que Tom"),
+    ])
+    func deAndQueElideBeforeAVowelOrAMuteH(_ name: String, _ de: String, _ que: String) throws {
+        #expect(try render("{de Prenom}", name) == de)
+        #expect(try render("{que Prenom}", name) == que)
+    }
+
+    @Test(arguments: [
+        (judo, "au cours de judo", "du cours de judo", "ce cours de judo", "Au cours de judo"),
+        (piscine, "à la sortie piscine", "de la sortie piscine", "cette sortie piscine", "À la sortie piscine"),
+        (anniversaireTom, "à l'anniversaire de Tom", "de l'anniversaire de Tom", "cet anniversaire de Tom", "À l'anniversaire de Tom"),
+        (vacances, "aux vacances", "des vacances", "ces vacances", "Aux vacances"),
+        (moment("l'entraînement de foot", .masculine), "à l'entraînement de foot", "de l'entraînement de foot", "cet entraînement de foot", "À l'entraînement de foot"),
+        (moment("l'école", .feminine), "à l'école", "de l'école", "cette école", "À l'école"),
+        (moment("les vacances chez mamie", .feminine, .plural, friend: "mamie"), "aux vacances chez mamie", "des vacances chez mamie", "ces vacances chez mamie", "Aux vacances chez mamie"),
+    ])
+    func articlesContractAndTakeTheDemonstrative(_ m: MomentPhrase, _ a: String, _ de: String, _ ce: String, _ capitalA: String) throws {
+        #expect(try render("{à moment}", moment: m) == a)
+        #expect(try render("{de moment}", moment: m) == de)
+        #expect(try render("{ce moment}", moment: m) == ce)
+        #expect(try render("{À moment}", moment: m) == capitalA)
+        #expect(try render("{Ce moment}", moment: m) == ce.prefix(1).uppercased() + ce.dropFirst())
+        #expect(try render("{Moment}", moment: m) == m.phrase.prefix(1).uppercased() + m.phrase.dropFirst())
+    }
+
+    @Test(arguments: [(judo, "génial"), (piscine, "géniale"), (moment("les ateliers", .masculine, .plural), "géniaux"), (vacances, "géniales")])
+    func momentAgreementsFollowGenderAndNumber(_ m: MomentPhrase, _ expected: String) throws {
+        #expect(try render("{M:génial|géniale|géniaux|géniales}", moment: m) == expected)
+    }
+
+    @Test func typographicApostrophesInThePhraseComeOutStraight() throws {
+        #expect(try render("{ce moment} / {de moment}", moment: Self.moment("l’anniversaire", .masculine)) == "cet anniversaire / de l'anniversaire")
+    }
+
+    @Test func aPhraseWithoutArticleOrAnEmptyNameThrows() throws {
+        let label = Self.moment("piscine avec papi", .feminine)
+        #expect(throws: LibraryError.momentWithoutArticle) { try render("{Prenom} va {à moment}.", moment: label) }
+        #expect(try render("{Prenom} aime {moment}.", moment: label) == "Léa aime piscine avec papi.")
+        #expect(throws: LibraryError.emptyFirstName) { try render("{Prenom}.", " ") }
+    }
+
+    // MARK: parsing
+
+    static let good = """
+        # a comment
+        === cp-test-01
+        grade: CP
+        skills: majuscule_ponctuation
+        fits: sortie, fete
+        {Prenom} va {à moment}.
+        {g:Il|Elle} est content{e} !
+
+        === cp-test-02
+        grade: cp
+        skills: majuscule_ponctuation, m_devant_m_b_p
+        fits: sejour
+        {Prenom} emporte sa lampe.
+        """
+
+    @Test func aFileParsesIntoTexts() throws {
+        let lib = try Library(parsing: Self.good, file: "cp.txt")
+        #expect(lib.texts.map(\.id) == ["cp-test-01", "cp-test-02"])
+        let t = lib.texts[0]
+        #expect(t.grade == .cp && t.skills == [.majusculePonctuation] && t.kinds == ["sortie", "fete"])
+        #expect(t.template == "{Prenom} va {à moment}. {g:Il|Elle} est content{e} !")
+        #expect(t.fits(["fete", "ecole"]) && !t.fits(["ecole"]))
+        #expect(lib.texts[1].grade == .cp && lib.texts[1].skills == [.majusculePonctuation, .mDevantMBP])
+    }
+
+    @Test(arguments: [
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation, homophone_a\nfits: sortie\nTexte.", LibraryError.unknownSkill("homophone_a", file: "bad.txt", line: 3)),
+        ("=== a\ngrade: CE3\nskills: majuscule_ponctuation\nfits: sortie\nTexte.", .unknownGrade("CE3", file: "bad.txt", line: 2)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n{Prenom} va.\n{Prénom} va.", .unknownMark("Prénom", file: "bad.txt", line: 6)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n{M:a|b} va.", .unknownMark("M:a|b", file: "bad.txt", line: 5)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.\n{Prenom va.", .unbalancedBrace(file: "bad.txt", line: 6)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nPrenom} va.", .unbalancedBrace(file: "bad.txt", line: 5)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.\n\n=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.",
+         .duplicateID("a", file: "bad.txt", line: 7)),
+        ("=== a\ngrade: CE1\nskills: majuscule_ponctuation, accord_pp_etre\nfits: sortie\nTexte.", .skillNotTaught(.accordPPEtre, .ce1, file: "bad.txt", line: 3)),
+        ("=== a\ngrade: CP\nfits: sortie\nTexte.", .missingField("skills", file: "bad.txt", line: 1)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n", .missingField("template", file: "bad.txt", line: 1)),
+        ("=== a\ngrade: CP\ngrade: CE1\nskills: majuscule_ponctuation\nfits: sortie\nTexte.", .duplicateField("grade", file: "bad.txt", line: 3)),
+        ("Texte.\n=== a", .unexpectedLine(file: "bad.txt", line: 1)),
+    ])
+    func parseErrorsNameFileAndLine(_ source: String, _ expected: LibraryError) {
+        #expect(throws: expected) { try Library(parsing: source, file: "bad.txt") }
+        #expect(expected.description.hasPrefix("bad.txt:"))
+    }
+
+    @Test func kindsFileErrorsNameTheLine() {
+        #expect(throws: LibraryError.malformedKinds(file: "k.tsv", line: 3)) {
+            try Library.parseKinds("phrase\tkinds\nla boum\tfete\nle bal fete\n", file: "k.tsv")
+        }
+        #expect(throws: LibraryError.malformedKinds(file: "k.tsv", line: 2)) {
+            try Library.parseKinds("la boum\tfete\nla boum\tsortie\n", file: "k.tsv")
+        }
+    }
+
+    // MARK: the bundled library
+
+    static let children: [(String, Gender)] = [("Léa", .feminine), ("Tom", .masculine), ("Inès", .feminine), ("Hugo", .masculine)]
+
+    /// Every canonical phrase of the whitelist, without and with a friend's name.
+    static func phrases() -> [MomentPhrase] {
+        Whitelist.bundled.canonicalPhrases.flatMap { p -> [MomentPhrase] in
+            var out = [MomentPhrase(phrase: p.phrase, grammar: p.grammar)]
+            switch p.slot {
+            case .de: out += [("de", "Tom"), ("d'", "Inès")].map { MomentPhrase(phrase: p.phrase + ($0.0 == "de" ? " de " : " d'") + $0.1, grammar: p.grammar, friendName: $0.1) }
+            case .chez: out += ["Jules", "mamie"].map { MomentPhrase(phrase: p.phrase + " chez " + $0, grammar: p.grammar, friendName: $0) }
+            case .none: break
+            }
+            return out
+        }
+    }
+
+    @Test func theBundledLibraryParses() throws {
+        let lib = try Library.bundled()
+        #expect(lib.texts.count >= 75, "\(lib.texts.count) texts")
+        #expect(Set(lib.texts.map(\.id)).count == lib.texts.count)
+    }
+
+    @Test func everyWhitelistPhraseHasKindsWithOrWithoutAFriend() throws {
+        let lib = try Library.bundled()
+        for p in Whitelist.bundled.canonicalPhrases {
+            #expect(!lib.kinds(of: p.phrase).isEmpty, "\(p.phrase)")
+        }
+        #expect(lib.phraseKinds.count == Whitelist.bundled.canonicalPhrases.count)
+        #expect(lib.kinds(of: "l'anniversaire de Tom") == lib.kinds(of: "l'anniversaire"))
+        #expect(lib.kinds(of: "l'anniversaire d'Inès") == lib.kinds(of: "l'anniversaire"))
+        #expect(lib.kinds(of: "les vacances chez mamie") == lib.kinds(of: "les vacances"))
+        #expect(lib.kinds(of: "le goûter d'anniversaire de Tom") == lib.kinds(of: "le goûter d'anniversaire"))
+        #expect(lib.kinds(of: "la sortie piscine") != lib.kinds(of: "la sortie scolaire"))
+        #expect(lib.kinds(of: "piscine avec papi").isEmpty)
+    }
+
+    @Test func everyTaughtSkillHasTwoTextsAtEveryGrade() throws {
+        let lib = try Library.bundled()
+        for grade in Grade.allCases {
+            for skill in SkillID.allCases where skill.isTaught(at: grade) {
+                let n = lib.texts.filter { $0.grade == grade && $0.skills.contains(skill) }.count
+                #expect(n >= 2, "\(skill.rawValue) in \(grade.rawValue): \(n) texts")
+            }
+        }
+    }
+
+    @Test func everyPhraseHasTextsAtEveryGrade() throws {
+        let lib = try Library.bundled()
+        let kinds = lib.phraseKinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        for grade in Grade.allCases {
+            for kind in kinds {
+                #expect(lib.texts.contains { $0.grade == grade && $0.kinds.contains(kind) }, "\(kind) in \(grade.rawValue)")
+            }
+            for p in Whitelist.bundled.canonicalPhrases {
+                #expect(!lib.texts(for: grade, fitting: p.phrase).isEmpty, "\(p.phrase) in \(grade.rawValue)")
+            }
+        }
+    }
+
+    /// Every text, every fitting phrase (with and without a friend), both genders: no mark left.
+    static func renderings() throws -> [(text: LibraryText, moment: MomentPhrase, child: Child, rendered: String)] {
+        let lib = try Library.bundled()
+        var out: [(LibraryText, MomentPhrase, Child, String)] = []
+        for t in lib.texts {
+            for m in phrases() where t.fits(lib.kinds(of: m.phrase)) {
+                for (name, gender) in children {
+                    out.append((t, m, Child(firstName: name, gender: gender, grade: t.grade),
+                                try t.render(firstName: name, gender: gender, moment: m)))
+                }
+            }
+        }
+        return out
+    }
+
+    @Test func noRenderingLeavesABraceOrLosesTheName() throws {
+        let all = try Self.renderings()
+        #expect(all.count > 1000)
+        for r in all {
+            #expect(!r.rendered.contains("{") && !r.rendered.contains("}"), "\(r.text.id): \(r.rendered)")
+            #expect(r.rendered.contains(r.child.firstName), "\(r.text.id)")
+            #expect(!r.rendered.contains("  "), "\(r.text.id)")
+        }
+    }
+
+    /// The real validator (Lexique, Hunspell, Grammalecte) on every rendering, with 3 trap sites
+    /// per listed skill: what a served library text must pass. Needs Scripts/setup.
+    @Test func everyRenderingPassesTheValidator() throws {
+        let v = try LibraryValidator.make()
+        let all = try Self.renderings()
+        let batch = all.map { r in
+            (Draft(text: r.rendered), DictationPlan(child: r.child, moment: r.moment, targets: r.text.skills, sitesPerTarget: 3))
+        }
+        let results = v.check(batch)
+        var failures = 0
+        for (r, findings) in zip(all, results) where !findings.isEmpty {
+            failures += 1
+            if failures <= 20 { Issue.record("\(r.text.id) (\(r.child.firstName), \(r.moment.phrase)): \(findings)") }
+        }
+        #expect(failures == 0, "\(failures) of \(all.count) renderings fail")
+    }
+}
+
+/// The validator with the installed components; a missing one fails the test with what to run.
+enum LibraryValidator {
+    static func make() throws -> Validator {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = root.appendingPathComponent("Data/lexique-3.83.bin")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Issue.record("Data/lexique-3.83.bin is missing: run Scripts/setup")
+            throw CancellationError()
+        }
+        guard GrammarChecker.isAvailable() else {
+            Issue.record("grammalecte-cli is not installed: run Scripts/setup")
+            throw CancellationError()
+        }
+        return Validator(lexicon: try Lexicon(contentsOf: url), spelling: try SpellChecker.french(),
+                         grammar: .checker(GrammarChecker()), registers: Whitelist.bundledRegisters)
+    }
+}
