@@ -73,6 +73,10 @@ let package = Package(
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 
+        // Scripts/bench-validate: validator throughput over the rendered handwritten library.
+        .executableTarget(name: "dictee-bench-validate", dependencies: ["Dictation", "French", "PrivacyFilter", "DicteeCore"],
+                          path: "Sources/DicteeBench"),
+
         .testTarget(name: "DicteeCoreTests", dependencies: ["DicteeCore"]),
         .testTarget(
             name: "IngestTests",

@@ -23,18 +23,22 @@ public struct MomentPhrase: Sendable, Hashable {
     /// The prepositions that contract with the article.
     public enum Preposition: String, Sendable { case a = "à", de }
 
-    /// The article as written at the start of `phrase` (`le`, `la`, `l'`, `les`), lower case.
-    public var article: String {
-        let lower = phrase.lowercased()
-        for a in ["les ", "le ", "la ", "l'", "l’"] where lower.hasPrefix(a) { return a.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "’", with: "'") }
-        return ""
-    }
+    /// The article as written at the start of `phrase` (`le`, `la`, `l'`, `les`), lower case;
+    /// empty when the phrase has none.
+    public var article: String { split.article }
 
     /// The phrase without its article: "sortie piscine", "anniversaire de Tom".
-    public var phraseWithoutArticle: String {
-        let a = article
-        guard !a.isEmpty else { return phrase }
-        return String(phrase.dropFirst(a.count)).trimmingCharacters(in: .whitespaces)
+    public var phraseWithoutArticle: String { split.rest }
+
+    /// Article and rest, without Foundation (the validator calls this for every draft).
+    var split: (article: String, rest: String) {
+        var scalars = Substring(phrase).unicodeScalars.drop { $0 == " " }
+        let lower = String(String.UnicodeScalarView(scalars.prefix(4))).lowercased()
+        for (a, length) in [("les ", 4), ("le ", 3), ("la ", 3), ("l'", 2), ("l\u{2019}", 2)] where lower.hasPrefix(a) {
+            scalars = scalars.dropFirst(length).drop { $0 == " " }
+            return (a == "l\u{2019}" ? "l'" : String(a.prefix(while: { $0 != " " })), String(String.UnicodeScalarView(scalars)))
+        }
+        return ("", phrase)
     }
 
     /// The phrase after `à` or `de`: à + le = au, à + les = aux, de + le = du, de + les = des;

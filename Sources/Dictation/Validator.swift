@@ -67,12 +67,14 @@ public final class Validator: @unchecked Sendable {
     let analyzer: TrapAnalyzer
     private let cacheLock = NSLock()
     private var spellingCache: [String: Bool] = [:]
+    private var phraseCache: [String: [String]] = [:]
 
     /// - Parameters:
     ///   - registers: the contents of `Whitelists/registers.txt` (`category<TAB>word` lines,
     ///     `#` comments).
     public init(lexicon: some WordLookup, spelling: SpellChecker, grammar: GrammarGate, registers: String) {
-        self.lexicon = lexicon
+        let cached = lexicon as? CachedLookup ?? CachedLookup(lexicon)
+        self.lexicon = cached
         self.spelling = spelling
         self.grammar = grammar
         var words = Set<String>()
@@ -81,7 +83,7 @@ public final class Validator: @unchecked Sendable {
             if parts.count >= 2 { words.insert(Tokenizer.normalize(String(parts[1]).trimmingCharacters(in: .whitespaces))) }
         }
         self.registers = words
-        self.analyzer = TrapAnalyzer(lexicon: lexicon)
+        self.analyzer = TrapAnalyzer(lexicon: cached)
     }
 
     /// Runs the eight steps on one draft.
@@ -136,9 +138,21 @@ public final class Validator: @unchecked Sendable {
 
     static let elidedForms: Set<String> = ["l'", "d'", "qu'", "c'", "s'", "n'", "j'", "m'", "t'", "jusqu'", "lorsqu'", "puisqu'", "quoiqu'"]
 
+    /// The normalized words of a phrase, memoized (moment phrases repeat across drafts).
+    func phraseWords(_ phrase: String) -> [String] {
+        cacheLock.lock()
+        if let known = phraseCache[phrase] { cacheLock.unlock(); return known }
+        cacheLock.unlock()
+        let words = Tokenizer.tokenize(phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
+        cacheLock.lock()
+        if phraseCache.count < 10_000 { phraseCache[phrase] = words }
+        cacheLock.unlock()
+        return words
+    }
+
     func givenWords(_ plan: DictationPlan) -> Set<String> {
         var given = Validator.familyWords
-        for t in Tokenizer.tokenize(plan.moment.phrase).tokens where t.kind == .word { given.insert(t.normalized) }
+        for w in phraseWords(plan.moment.phrase) { given.insert(w) }
         for w in plan.givenWords { given.insert(Tokenizer.normalize(w)) }
         for n in names(of: plan) { given.insert(Tokenizer.normalize(n)) }
         return given
@@ -418,10 +432,14 @@ public final class Validator: @unchecked Sendable {
     func momentStep(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let m = plan.moment
         let words = a.tagged.filter { $0.token.kind == .word }.map(\.normalized)
-        let text = " " + words.joined(separator: " ").replacingOccurrences(of: "' ", with: "'") + " "
+        // Token sequences, not substrings: "au cours" must not match inside "beau cours".
         func has(_ phrase: String) -> Bool {
-            let p = Tokenizer.tokenize(phrase).tokens.filter { $0.kind == .word }.map(\.normalized).joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
-            return text.contains(" " + p + " ")
+            let p = phraseWords(phrase)
+            guard !p.isEmpty, p.count <= words.count else { return false }
+            for start in 0...(words.count - p.count) where words[start] == p[0] {
+                if words[start..<(start + p.count)].elementsEqual(p) { return true }
+            }
+            return false
         }
         var out: [Finding] = []
         // Wrong contractions of the moment's article: "à le cours", "de les vacances".

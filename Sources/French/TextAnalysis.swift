@@ -1,3 +1,4 @@
+import Foundation
 import DicteeCore
 
 /// Anything that gives the Lexique 3.83 rows of a written form ([`Lexicon`] in production, a
@@ -90,6 +91,8 @@ public enum FrenchWords {
         "me", "m'", "te", "t'", "se", "s'", "le", "la", "les", "l'", "lui", "leur", "y", "en", "nous", "vous",
     ]
     public static let negations: Set<String> = ["ne", "n'"]
+    /// What may stand between a subject and its verb: ne, n' and the object pronouns.
+    public static let negationsAndObjectPronouns = negations.union(objectPronouns)
     public static let articles: Set<String> = ["le", "la", "les", "l'", "un", "une", "des", "du", "au", "aux"]
     public static let possessives: Set<String> = [
         "mon", "ton", "son", "ma", "ta", "sa", "mes", "tes", "ses", "notre", "votre", "nos", "vos", "leur", "leurs",
@@ -183,7 +186,7 @@ struct Tagger {
         let prev = previousTagged(before, from: i)
         let prevWord = prev?.normalized
         // The previous token, skipping negation and object pronouns (the subject's slot).
-        let subjectSlot = previousSkipping(before, from: i, skip: FrenchWords.negations.union(FrenchWords.objectPronouns))
+        let subjectSlot = previousSkipping(before, from: i, skip: FrenchWords.negationsAndObjectPronouns)
 
         // Closed classes first.
         if FrenchWords.subjectPronouns.contains(w), !(w == "nous" || w == "vous") || isSubjectPosition(before, i) {
@@ -363,3 +366,32 @@ struct Tagger {
     }
 }
 extension Lexicon: WordLookup {}
+
+/// A memo in front of another lookup: the decoded rows of each form are kept, so a validator that
+/// checks thousands of texts decodes each word once. Thread-safe; holds at most `limit` forms
+/// (then looks up without keeping).
+public final class CachedLookup: WordLookup, @unchecked Sendable {
+    public let base: any WordLookup
+    public let limit: Int
+    private let lock = NSLock()
+    private var memo: [String: [LexicalEntry]] = [:]
+
+    public init(_ base: any WordLookup, limit: Int = 100_000) {
+        self.base = base
+        self.limit = limit
+    }
+
+    public func entries(for word: String) -> [LexicalEntry] {
+        lock.lock()
+        if let known = memo[word] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let rows = base.entries(for: word)
+        lock.lock()
+        if memo.count < limit { memo[word] = rows }
+        lock.unlock()
+        return rows
+    }
+}

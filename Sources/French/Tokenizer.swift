@@ -30,7 +30,11 @@ public struct Token: Sendable, Hashable {
     /// True for words and numbers: what DOMAIN.md §2 counts as words.
     public var countsAsWord: Bool { kind != .punctuation }
     /// The first character is an upper-case letter.
-    public var isCapitalized: Bool { text.unicodeScalars.first.map(CharacterSet.uppercaseLetters.contains) ?? false }
+    public var isCapitalized: Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        if first.isASCII { return first.value >= 0x41 && first.value <= 0x5A }
+        return first.properties.isUppercase
+    }
     /// A sentence-final mark: `.`, `!`, `?`, `…` (or `...`).
     public var isSentenceFinal: Bool {
         kind == .punctuation && (text == "." || text == "!" || text == "?" || text == "…" || text == "...")
@@ -94,7 +98,15 @@ public enum Tokenizer {
     /// Tokenizes `text`.
     /// - Returns: tokens with scalar offsets, and sentences as token index ranges.
     public static func tokenize(_ text: String) -> TokenizedText {
-        let scalars = Array(text.unicodeScalars)
+        let view = text.unicodeScalars
+        let scalars = Array(view)
+        // String index of every scalar offset (and the end), to slice tokens out of `text`
+        // without copying scalar by scalar.
+        var positions: [String.Index] = []
+        positions.reserveCapacity(scalars.count + 1)
+        var p = view.startIndex
+        while p < view.endIndex { positions.append(p); p = view.index(after: p) }
+        positions.append(view.endIndex)
         var tokens: [Token] = []
         tokens.reserveCapacity(scalars.count / 4)
         var paragraphBreaks: Set<Int> = []  // token indexes that start a new paragraph
@@ -103,9 +115,7 @@ public enum Tokenizer {
         var newlineRun = 0
 
         func make(_ kind: Token.Kind, _ a: Int, _ b: Int) {
-            var s = String.UnicodeScalarView()
-            s.append(contentsOf: scalars[a..<b])
-            let raw = String(s)
+            let raw = String(view[positions[a]..<positions[b]])
             tokens.append(Token(kind: kind, text: raw, normalized: normalize(raw), start: a, end: b))
         }
 
@@ -221,22 +231,42 @@ public enum Tokenizer {
 
     /// Lower case, `’`/`ʼ` → `'`, non-breaking and Unicode hyphens → `-`, NFC.
     public static func normalize(_ raw: String) -> String {
+        var plain = true  // ASCII lower case, no apostrophe or hyphen to map: returned as is
+        var needsComposition = false
+        for s in raw.unicodeScalars {
+            if s.value >= 0x41 && s.value <= 0x5A { plain = false } else if !s.isASCII {
+                plain = false
+                // Combining marks (U+0300...U+036F and other non-spacing marks) need NFC.
+                if s.value >= 0x300, s.value < 0x370 || isMark(s) { needsComposition = true }
+            }
+        }
+        if plain { return raw }
         var v = String.UnicodeScalarView()
         for s in raw.unicodeScalars {
             if isApostrophe(s) { v.append("'") } else if isHyphen(s) { v.append("-") } else { v.append(s) }
         }
-        return String(v).lowercased().precomposedStringWithCanonicalMapping
+        let lower = String(v).lowercased()
+        return needsComposition ? lower.precomposedStringWithCanonicalMapping : lower
     }
 
-    static func isLetter(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic && !isDigit(c) }
+    static func isLetter(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        if v < 0x80 { return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) }
+        if v >= 0xC0 && v <= 0xFF { return v != 0xD7 && v != 0xF7 }
+        return c.properties.isAlphabetic
+    }
     static func isMark(_ c: Unicode.Scalar) -> Bool {
+        if c.value < 0x300 { return false }
         switch c.properties.generalCategory {
-        case .nonspacingMark, .spacingMark, .enclosingMark: true
-        default: false
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
+        default: return false
         }
     }
     static func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
-    static func isSpace(_ c: Unicode.Scalar) -> Bool { c.properties.isWhitespace || c == "\u{200B}" || c == "\u{FEFF}" }
+    static func isSpace(_ c: Unicode.Scalar) -> Bool {
+        if c.isASCII { return c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0B}" || c == "\u{0C}" }
+        return c.properties.isWhitespace || c == "\u{200B}" || c == "\u{FEFF}"
+    }
     static func isApostrophe(_ c: Unicode.Scalar) -> Bool { c == "'" || c == "\u{2019}" || c == "\u{02BC}" }
     static func isHyphen(_ c: Unicode.Scalar) -> Bool { c == "-" || c == "\u{2010}" || c == "\u{2011}" }
     static func isClosing(_ t: String) -> Bool { t == "»" || t == "\"" || t == "”" || t == ")" || t == "’" }

@@ -262,7 +262,7 @@ struct Rules {
         for (i, t) in tokens.enumerated() where t.wordClass == .finiteVerb {
             // Imperative only (no subject possible) is not a site.
             if !t.finiteForms.contains(where: { $0.mood != .imp }) { continue }
-            let skip = FrenchWords.negations.union(FrenchWords.objectPronouns)
+            let skip = FrenchWords.negationsAndObjectPronouns
             var k = i - 1
             while k >= 0, tokens[k].token.kind == .word, skip.contains(tokens[k].normalized),
                   tokens[k].wordClass == .negation || tokens[k].wordClass == .objectPronoun {

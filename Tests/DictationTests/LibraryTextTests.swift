@@ -228,39 +228,6 @@ import PrivacyFilter
             #expect(!r.rendered.contains("  "), "\(r.text.id)")
         }
     }
-
-    /// The real validator (Lexique, Hunspell, Grammalecte) on every rendering, with 3 trap sites
-    /// per listed skill: what a served library text must pass. Needs Scripts/setup.
-    @Test func everyRenderingPassesTheValidator() throws {
-        let v = try LibraryValidator.make()
-        let all = try Self.renderings()
-        let batch = all.map { r in
-            (Draft(text: r.rendered), DictationPlan(child: r.child, moment: r.moment, targets: r.text.skills, sitesPerTarget: 3))
-        }
-        let results = v.check(batch)
-        var failures = 0
-        for (r, findings) in zip(all, results) where !findings.isEmpty {
-            failures += 1
-            if failures <= 20 { Issue.record("\(r.text.id) (\(r.child.firstName), \(r.moment.phrase)): \(findings)") }
-        }
-        #expect(failures == 0, "\(failures) of \(all.count) renderings fail")
-    }
 }
 
-/// The validator with the installed components; a missing one fails the test with what to run.
-enum LibraryValidator {
-    static func make() throws -> Validator {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let url = root.appendingPathComponent("Data/lexique-3.83.bin")
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            Issue.record("Data/lexique-3.83.bin is missing: run Scripts/setup")
-            throw CancellationError()
-        }
-        guard GrammarChecker.isAvailable() else {
-            Issue.record("grammalecte-cli is not installed: run Scripts/setup")
-            throw CancellationError()
-        }
-        return Validator(lexicon: try Lexicon(contentsOf: url), spelling: try SpellChecker.french(),
-                         grammar: .checker(GrammarChecker()), registers: Whitelist.bundledRegisters)
-    }
-}
+// The validator over every rendering: LibraryValidationTests.swift.
