@@ -18,6 +18,16 @@ extension Library {
     /// The friend's name used for phrases with a name slot ("l'anniversaire de Jules").
     public static let sampleFriend = "Jules"
 
+    /// The names a slot phrase is proven with: a consonant and a vowel after `de` ("de Jules",
+    /// "d'Inès"), a name and a family word after `chez` ("chez Jules", "chez mamie").
+    public static func sampleFriends(slot: String?) -> [String] {
+        switch slot {
+        case "de": ["Jules", "Inès"]
+        case "chez": ["Jules", "mamie"]
+        default: []
+        }
+    }
+
     /// Every rendering the library must get right: each text, for each sample child (at the
     /// text's grade), for each canonical phrase that fits the text's kinds, and for phrases with
     /// a name slot both without and with a friend's name.
@@ -33,9 +43,11 @@ extension Library {
         for p in phrases {
             let kinds = kinds(of: p.phrase)
             moments.append((MomentPhrase(phrase: p.phrase, grammar: p.grammar), kinds))
-            if let slot = p.slot {
-                moments.append((MomentPhrase(phrase: "\(p.phrase) \(slot) \(Library.sampleFriend)", grammar: p.grammar,
-                                             friendName: Library.sampleFriend), kinds))
+            // As the privacy filter renders captured names: "de Jules", "d'Inès" (elision),
+            // "chez Jules", "chez mamie".
+            for friend in Library.sampleFriends(slot: p.slot) {
+                let joined = p.slot == "de" && LibraryText.elides(before: friend) ? "\(p.phrase) d'\(friend)" : "\(p.phrase) \(p.slot!) \(friend)"
+                moments.append((MomentPhrase(phrase: joined, grammar: p.grammar, friendName: friend), kinds))
             }
         }
         var out: [LibraryRendering] = []

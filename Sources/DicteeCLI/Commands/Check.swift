@@ -132,11 +132,15 @@ extension Dictee {
                 return MomentPhrase(phrase: p.phrase, grammar: p.grammar)
             }
             for p in phrases where p.slot != .none {
-                let prefix = p.phrase + " " + p.slot.rawValue + " "
-                if wanted.lowercased().hasPrefix(prefix.lowercased()) {
+                // "l'anniversaire de Tom", "l'anniversaire d'Inès", "la boum chez Jules".
+                var joins = [" " + p.slot.rawValue + " "]
+                if p.slot == .de { joins.append(" d'") }
+                for join in joins {
+                    let prefix = p.phrase + join
+                    guard wanted.lowercased().hasPrefix(prefix.lowercased()) else { continue }
                     let friend = String(wanted.dropFirst(prefix.count))
-                    if PrivacyFilter().acceptsName(friend) {
-                        return MomentPhrase(phrase: p.phrase + " " + p.slot.rawValue + " " + friend, grammar: p.grammar, friendName: friend)
+                    if PrivacyFilter().acceptsName(friend) || Validator.familyWords.contains(friend.lowercased()) {
+                        return MomentPhrase(phrase: p.phrase + join + friend, grammar: p.grammar, friendName: friend)
                     }
                 }
             }
