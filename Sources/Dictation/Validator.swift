@@ -129,12 +129,26 @@ public final class Validator: @unchecked Sendable {
 
     // MARK: 1. vocabulaire
 
+    /// The "mots donnés" of every dictation (`Resources/mots-donnes.txt`): family words and
+    /// words of children's everyday life, by section.
+    public static let standardGivenWords: [String: Set<String>] = {
+        guard let url = Bundle.module.url(forResource: "mots-donnes", withExtension: "txt", subdirectory: "Resources"),
+              let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        var sections: [String: Set<String>] = [:]
+        var current = ""
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            if line.hasPrefix("["), line.hasSuffix("]") { current = String(line.dropFirst().dropLast()); continue }
+            sections[current, default: []].insert(Tokenizer.normalize(line))
+        }
+        return sections
+    }()
+
     /// Family words that are always "mots donnés" (DOMAIN.md §3: shown before the dictation).
-    public static let familyWords: Set<String> = [
-        "maman", "papa", "mamie", "mamy", "papi", "papy", "grand-mère", "grand-père", "grands-parents", "frère", "frères",
-        "sœur", "sœurs", "cousin", "cousins", "cousine", "cousines", "oncle", "oncles", "tante", "tantes", "tonton", "tata",
-        "copain", "copains", "copine", "copines", "parrain", "marraine", "bébé", "doudou", "parents",
-    ]
+    public static var familyWords: Set<String> { standardGivenWords["famille"] ?? [] }
+
+    static let allStandardGivenWords: Set<String> = standardGivenWords.values.reduce(into: Set<String>()) { $0.formUnion($1) }
 
     static let elidedForms: Set<String> = ["l'", "d'", "qu'", "c'", "s'", "n'", "j'", "m'", "t'", "jusqu'", "lorsqu'", "puisqu'", "quoiqu'"]
 
@@ -151,11 +165,22 @@ public final class Validator: @unchecked Sendable {
     }
 
     func givenWords(_ plan: DictationPlan) -> Set<String> {
-        var given = Validator.familyWords
+        var given = Validator.allStandardGivenWords
         for w in phraseWords(plan.moment.phrase) { given.insert(w) }
         for w in plan.givenWords { given.insert(Tokenizer.normalize(w)) }
         for n in names(of: plan) { given.insert(Tokenizer.normalize(n)) }
         return given
+    }
+
+    /// A hyphenated word Lexique lacks ("est-ce", "c'est-à-dire", "après-midi") is common when
+    /// Hunspell knows it and each of its parts is common or a function word.
+    func hyphenatedWordIsCommon(_ w: String, _ norms: GradeNorms) -> Bool {
+        guard accepted(w) else { return false }
+        return w.split(separator: "-").allSatisfy { part in
+            let p = String(part)
+            if ["t", "ce", "là", "ci", "il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous", "moi", "toi"].contains(p) { return true }
+            return lexicon.entries(for: p).contains { max($0.lemmaFrequency, $0.formFrequencyBooks, $0.formFrequencyFilms) >= norms.minimumLemmaFrequency }
+        }
     }
 
     func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
@@ -165,6 +190,9 @@ public final class Validator: @unchecked Sendable {
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || Validator.elidedForms.contains(w) { continue }
+            if w.contains("-"), hyphenatedWordIsCommon(w, norms) { continue }
+            // A misspelt word is reported once, by orthographe_grammaire.
+            if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
             let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequencyBooks, $1.formFrequencyFilms) }
             if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
                 if !rare.contains(t.token.text) { rare.append(t.token.text) }
@@ -197,6 +225,20 @@ public final class Validator: @unchecked Sendable {
                 }
             }
             var set = Set<SchoolTense>()
+            if let p = participle, ["eu", "été"].contains(t[p].normalized), p + 1 < t.count, t[p + 1].wordClass == .pastParticiple,
+               auxLemma == "avoir" || t[p].normalized == "eu" {
+                // Passé surcomposé ("il a eu fini"): not a school tense.
+                out.append((i, [.other]))
+                continue
+            }
+            if participle == nil, isImperative(a, i) {
+                out.append((i, [.imperatif]))
+                continue
+            }
+            if participle == nil, inSubjunctiveClause(a, i), t[i].finiteForms.contains(where: { $0.mood == .sub }) {
+                out.append((i, [.other]))
+                continue
+            }
             if let p = participle, let aux = auxLemma {
                 let reflexive = i > 0 && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 1].normalized)
                     || (i > 1 && FrenchWords.negations.contains(t[i - 1].normalized) && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 2].normalized))
@@ -228,6 +270,43 @@ public final class Validator: @unchecked Sendable {
             out.append((i, set))
         }
         return out
+    }
+
+    /// A verb with an imperative reading that starts its sentence (after an opening quote, a
+    /// dash, `ne`, or a vocative "Léa,") and has no subject: "Regarde !", "Ne cours pas.",
+    /// "Léa, viens vite !".
+    func isImperative(_ a: TextAnalysis, _ i: Int) -> Bool {
+        let t = a.tagged
+        guard t[i].finiteForms.contains(where: { $0.mood == .imp }), !t[i].normalized.contains("-") else { return false }
+        guard let s = a.text.sentenceIndex(ofToken: i) else { return false }
+        var k = a.text.sentences[s].lowerBound
+        while k < i, t[k].token.kind == .punctuation { k += 1 }
+        // A vocative: a name and a comma.
+        if k < i, t[k].wordClass == .properNoun, k + 1 < i, t[k + 1].token.text == "," { k += 2 }
+        while k < i, t[k].wordClass == .negation { k += 1 }
+        return k == i
+    }
+
+    /// Conjunctions and verbs that call for the subjonctif in the clause after `que`.
+    static let subjunctiveTriggers: Set<String> = [
+        "faut", "fallait", "faudra", "faudrait", "pour", "avant", "afin", "sans", "bien", "veut", "veux", "voulait",
+        "voudrait", "voudrais", "aimerait", "aimerais", "souhaite", "souhaitait", "jusqu'à", "peur",
+    ]
+
+    /// The verb is in a clause introduced by `que` after a subjonctif trigger ("il faut que",
+    /// "pour que", "avant que"), within six words.
+    func inSubjunctiveClause(_ a: TextAnalysis, _ i: Int) -> Bool {
+        let t = a.tagged
+        var k = i - 1
+        var steps = 0
+        while k >= 1, steps < 6, t[k].token.kind != .punctuation {
+            if t[k].normalized == "que" || t[k].normalized == "qu'" {
+                return Validator.subjunctiveTriggers.contains(t[k - 1].normalized)
+            }
+            k -= 1
+            steps += 1
+        }
+        return false
     }
 
     func temps(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
@@ -296,18 +375,26 @@ public final class Validator: @unchecked Sendable {
     /// The forbidden-register words of a text: whole tokens or lemmas, never substrings.
     public func registerWords(in a: TextAnalysis) -> [String] {
         var found: [String] = []
-        for t in a.tagged where t.token.kind == .word {
+        let names = a.names
+        for t in a.tagged where t.token.kind == .word && !names.contains(t.normalized) {
             let w = t.normalized
-            var hit = t.readings.contains { registers.contains($0.lemma) && !($0.partOfSpeech.isVerb && Validator.nounOnlyRegisterWords.contains($0.lemma)) }
+            // Every reading counts, whatever the tagger chose (a capitalised "Tue" mid-sentence is
+            // still tuer), except the noun-only homographs: "la neige tombe" is not "une tombe".
+            var hit = t.entries.contains { registers.contains($0.lemma) && !Validator.nounOnlyRegisterWords.contains($0.lemma) }
             if registers.contains(w) {
-                if Validator.nounOnlyRegisterWords.contains(w) {
-                    hit = hit || t.wordClass == .noun
-                } else {
-                    hit = true
+                hit = hit || !Validator.nounOnlyRegisterWords.contains(w) || t.wordClass == .noun
+                    || !t.entries.contains { $0.partOfSpeech.isVerb }
+            } else if t.entries.contains(where: { Validator.nounOnlyRegisterWords.contains($0.lemma) && $0.partOfSpeech == .noun }) {
+                hit = hit || t.wordClass == .noun
+            }
+            // Hyphenated compounds: any part ("va-t-en-guerre", "Tue-le").
+            if !hit, w.contains("-") {
+                hit = w.split(separator: "-").contains { part in
+                    let p = String(part)
+                    return (registers.contains(p) && !Validator.nounOnlyRegisterWords.contains(p))
+                        || lexicon.entries(for: p).contains { registers.contains($0.lemma) && !Validator.nounOnlyRegisterWords.contains($0.lemma) }
                 }
             }
-            // Hyphenated compounds: any part ("va-t-en-guerre").
-            if !hit, w.contains("-") { hit = w.split(separator: "-").contains { registers.contains(String($0)) && !Validator.nounOnlyRegisterWords.contains(String($0)) } }
             if hit, !found.contains(t.token.text) { found.append(t.token.text) }
         }
         return found
@@ -326,8 +413,10 @@ public final class Validator: @unchecked Sendable {
     // MARK: 5. competences
 
     /// How a writer gets trap sites of a skill, in French, for the feedback sentence.
-    public static func hint(_ skill: SkillID) -> String {
-        switch skill {
+    public static func hint(_ skill: SkillID, grade: Grade = .cm2) -> String {
+        if skill == .imparfaitFuturTerminaisons, grade < .ce2 { return "des verbes au futur (il jouera, ils partiront)" }
+        if skill == .accordPPEtre, grade < .ce2 { return "des participes passés après être, qui ne sont pas encore au programme de \(grade.rawValue)" }
+        return switch skill {
         case .majusculePonctuation: "des phrases complètes avec une majuscule et un point, et des noms propres"
         case .mDevantMBP: "des mots avec « m » devant « b » ou « p » (jambe, tomber, septembre, champion)"
         case .lettresMuettesFinales: "des noms ou adjectifs terminés par une lettre muette (grand, petit, temps, chat)"
@@ -354,7 +443,7 @@ public final class Validator: @unchecked Sendable {
             let n = sites.filter { $0.skill == skill }.count
             if n < plan.sitesPerTarget {
                 out.append(Finding(step: .competences, message:
-                    "Le texte doit travailler « \(skill.label) » au moins \(plan.sitesPerTarget) fois ; il n'y en a que \(n) : ajoute \(Validator.hint(skill))."))
+                    "Le texte doit travailler « \(skill.label) » au moins \(plan.sitesPerTarget) fois ; \(n == 0 ? "il n'y en a aucune" : n == 1 ? "il n'y en a qu'une" : "il n'y en a que \(n)") : ajoute \(Validator.hint(skill, grade: plan.grade))."))
             }
         }
         return out
@@ -385,9 +474,14 @@ public final class Validator: @unchecked Sendable {
             let wrong = t.token.text
             guard !seen.contains(wrong) else { continue }
             seen.insert(wrong)
-            let fixed = agreed(wrong, gender: gender)
-            out.append(Finding(step: .prenom, message:
-                "\(name) est \(child) : écris « \(name) \(verb) \(fixed ?? (gender == .feminine ? wrong + "e" : wrong)) » et non « \(name) \(verb) \(wrong) »."))
+            let lemmas = Set(rows.map(\.lemma))
+            if let fixed = agreed(wrong, gender: gender, lemmas: lemmas) {
+                out.append(Finding(step: .prenom, message:
+                    "\(name) est \(child) : écris « \(name) \(verb) \(fixed) » et non « \(name) \(verb) \(wrong) »."))
+            } else {
+                out.append(Finding(step: .prenom, message:
+                    "\(name) est \(child) : accorde « \(shown(wrong)) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(shown(wrong)) »."))
+            }
         }
         return out
     }
@@ -405,7 +499,8 @@ public final class Validator: @unchecked Sendable {
               t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
         var verb = (between + [t[k].token.text]).joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
         k += 1
-        while k < t.count, t[k].token.kind == .word, Validator.attributeSkips.contains(t[k].normalized) {
+        while k < t.count, t[k].token.kind == .word,
+              Validator.attributeSkips.contains(t[k].normalized) || t[k].wordClass == .adverb {
             verb += " " + t[k].token.text
             k += 1
         }
@@ -413,19 +508,32 @@ public final class Validator: @unchecked Sendable {
         return (k, verb)
     }
 
-    static let attributeSkips: Set<String> = ["ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "aussi", "encore", "déjà"]
+    static let attributeSkips: Set<String> = [
+        "ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "toute", "toutes", "tous",
+        "aussi", "encore", "déjà", "vite", "jamais", "souvent", "un", "peu",
+    ]
 
-    /// The form of `word` for `gender`, when the lexicon has it (partie ↔ parti, contente ↔ content).
-    func agreed(_ word: String, gender: Gender) -> String? {
+    /// The form of `word` for `gender` with the same lemma, when the lexicon has it (partie ↔
+    /// parti, contente ↔ content, heureuse ↔ heureux, douce ↔ doux); `nil` otherwise.
+    func agreed(_ word: String, gender: Gender, lemmas: Set<String>) -> String? {
         let w = Tokenizer.normalize(word)
-        let candidates: [String]
+        var candidates: [String] = []
+        func swap(_ a: String, _ b: String) { if w.hasSuffix(a) { candidates.append(String(w.dropLast(a.count)) + b) } }
         if gender == .feminine {
-            candidates = w.hasSuffix("s") ? [String(w.dropLast()) + "es"] : [w + "e", w.hasSuffix("eux") ? String(w.dropLast()) + "se" : w + "e"]
+            swap("s", "es"); candidates.append(w + "e"); swap("eux", "euse"); swap("x", "ce"); swap("f", "ve"); swap("er", "ère")
+            swap("el", "elle"); swap("il", "ille"); swap("on", "onne"); swap("en", "enne"); swap("et", "ette"); swap("c", "che"); swap("s", "se")
         } else {
-            candidates = w.hasSuffix("es") ? [String(w.dropLast(2)) + "s"] : w.hasSuffix("euse") ? [String(w.dropLast(2)) + "x"] : [String(w.dropLast())]
+            swap("es", "s"); swap("e", ""); swap("euse", "eux"); swap("ce", "x"); swap("ve", "f"); swap("ère", "er")
+            swap("elle", "el"); swap("ille", "il"); swap("onne", "on"); swap("enne", "en"); swap("ette", "et"); swap("che", "c"); swap("se", "s")
         }
-        return candidates.first { c in lexicon.entries(for: c).contains { $0.gender == gender || $0.gender == nil } }
+        let number = lexicon.entries(for: w).first { lemmas.contains($0.lemma) }?.number
+        return candidates.first { c in
+            lexicon.entries(for: c).contains { lemmas.contains($0.lemma) && $0.gender == gender && ($0.number == nil || number == nil || $0.number == number) }
+        }
     }
+
+    /// A word as quoted in a message: at most 40 characters.
+    func shown(_ word: String) -> String { word.count > 40 ? String(word.prefix(40)) + "…" : word }
 
     // MARK: 7. moment
 
@@ -448,7 +556,42 @@ public final class Validator: @unchecked Sendable {
             out.append(Finding(step: .moment, message: "Écris « \(right) » et non « \(wrong) »."))
         }
         let head = Tokenizer.normalize(m.grammar.headNoun)
-        let mentioned = has(m.phrase) || has(rest) || words.contains(head)
+        let restWords = phraseWords(rest)
+        let exact = has(m.phrase) || has(rest)
+        // "la visite du zoo", "le cours de judo": "au zoo", "du judo" name the moment too.
+        var tail: String?
+        if m.friendName == nil, restWords.count >= 3, ["de", "du", "d'", "des"].contains(restWords[1]) { tail = restWords.last }
+        let mentioned = exact || words.contains(head) || tail.map(words.contains) == true
+        if !exact, restWords.first == head, restWords.count >= 2 {
+            // Another moment with the same head noun: "cours de danse" for "cours de judo".
+            let t = a.tagged.filter { $0.token.kind == .word }
+            for j in words.indices where words[j] == head && j + 1 < words.count {
+                var other: String?
+                if ["de", "du", "d'", "des"].contains(restWords[1]) {
+                    if ["de", "du", "d'", "des"].contains(words[j + 1]), j + 2 < words.count, words[j + 2] != restWords[2] {
+                        other = [t[j].token.text, t[j + 1].token.text, t[j + 2].token.text].joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
+                    }
+                } else if t[j + 1].wordClass == .noun, words[j + 1] != restWords[1] {
+                    other = t[j].token.text + " " + t[j + 1].token.text
+                }
+                if let other {
+                    out.append(Finding(step: .moment, message: "Le texte parle de « \(shown(other)) », mais le moment est « \(m.phrase) »."))
+                    break
+                }
+            }
+        }
+        // The head noun's gender: "à la cours de judo".
+        if m.grammar.number == .singular {
+            let t = a.tagged.filter { $0.token.kind == .word }
+            let wrongArticles: Set<String> = m.grammar.gender == .feminine ? ["le", "un", "au", "du", "ce"] : ["la", "une", "cette"]
+            for j in words.indices.dropFirst() where words[j] == head && wrongArticles.contains(words[j - 1]) {
+                if restWords.count <= 1 || (j + 1 < words.count && words[j + 1] == restWords[1]) {
+                    out.append(Finding(step: .moment, message:
+                        "« \(m.grammar.headNoun) » est \(m.grammar.gender == .feminine ? "féminin" : "masculin") : écris « \(m.phrase) », pas « \(t[j - 1].token.text) \(t[j].token.text) »."))
+                    break
+                }
+            }
+        }
         if !mentioned {
             out.append(Finding(step: .moment, message:
                 "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(m.contracted(with: .a)) » ou au moins « \(m.grammar.headNoun) »."))
@@ -470,17 +613,166 @@ public final class Validator: @unchecked Sendable {
     }
 
     func orthographe(_ a: TextAnalysis, _ draft: Draft, _ plan: DictationPlan) -> [Finding] {
-        let names = Set(names(of: plan).map(Tokenizer.normalize))
+        let given = givenWords(plan)
         var wrong: [String] = []
         var tokens = a.tagged.map(\.token)
         if let title = draft.title { tokens += Tokenizer.tokenize(title).tokens }
         for t in tokens where t.kind == .word {
-            if names.contains(t.normalized) { continue }
-            if !accepted(t.text), !accepted(t.normalized), !wrong.contains(t.text) { wrong.append(t.text) }
+            // Names and mots donnés are shown to the child before the dictation (papi is not in
+            // Hunspell's classique dictionary, yet it is the usual spelling).
+            if given.contains(t.normalized) { continue }
+            if !accepted(t.text), !accepted(t.normalized), !wrong.contains(t.text) { wrong.append(shown(t.text)) }
         }
-        guard !wrong.isEmpty else { return [] }
+        var out: [Finding] = []
+        out += characters(draft)
+        if !wrong.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message:
+                "\(wrong.count > 1 ? "Ces mots sont mal orthographiés" : "Ce mot est mal orthographié") : \(wrong.map { "« \($0) »" }.joined(separator: ", ")) ; corrige l'orthographe."))
+        }
+        out += capitalsAndPunctuation(a, plan)
+        out += agreementsAndHomophones(a)
+        return out
+    }
+
+    /// Characters a dictation may contain: Latin letters with their accents (and combining
+    /// accents), digits, spaces and line breaks, and French punctuation. Anything else (control
+    /// and invisible characters, emoji, symbols) has no place in a text a child copies.
+    static func isAllowed(_ c: Unicode.Scalar) -> Bool {
+        let v = c.value
+        if (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) { return true }
+        if v >= 0xC0 && v <= 0x24F { return v != 0xD7 && v != 0xF7 }
+        if v >= 0x300 && v <= 0x36F { return true }
+        return " \n\r\t\u{A0}\u{202F}.,;:!?…«»\"“”'’-–—()".unicodeScalars.contains(c)
+    }
+
+    func characters(_ draft: Draft) -> [Finding] {
+        var bad: [String] = []
+        for c in ((draft.title ?? "") + " " + draft.text).unicodeScalars where !Validator.isAllowed(c) {
+            let shown = c.properties.isWhitespace || c.properties.generalCategory == .control || c.properties.generalCategory == .format
+                || c.properties.generalCategory == .privateUse || c.properties.generalCategory == .unassigned
+                ? String(format: "U+%04X", c.value) : String(c)
+            if !bad.contains(shown) { bad.append(shown) }
+            if bad.count == 10 { break }
+        }
+        guard !bad.isEmpty else { return [] }
         return [Finding(step: .orthographeGrammaire, message:
-            "\(wrong.count > 1 ? "Ces mots sont mal orthographiés" : "Ce mot est mal orthographié") : \(wrong.map { "« \($0) »" }.joined(separator: ", ")) ; corrige l'orthographe.")]
+            "Le texte contient des caractères qui n'ont pas leur place dans une dictée : \(bad.map { "« \($0) »" }.joined(separator: ", ")) ; écris seulement des lettres, des chiffres et la ponctuation française.")]
+    }
+
+    /// A capital at the start of each sentence and a final mark at its end; no word in capitals;
+    /// no capital on a common word inside a sentence ("le Soir"); no lone letter ("L eau").
+    func capitalsAndPunctuation(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        var out: [Finding] = []
+        let t = a.tagged
+        let names = a.names
+        var noCapital: [String] = [], noEnd: [Int] = [], shouting: [String] = [], capitalised: [String] = [], lone: [String] = []
+        for (n, s) in a.text.sentences.enumerated() {
+            guard let first = s.first(where: { t[$0].token.kind != .punctuation }) else { continue }
+            if t[first].token.kind == .word, !t[first].token.isCapitalized, !noCapital.contains(t[first].token.text) {
+                noCapital.append(shown(t[first].token.text))
+            }
+            var last = s.upperBound - 1
+            while last > s.lowerBound, ["»", "\"", "”", ")"].contains(t[last].token.text) { last -= 1 }
+            if !t[last].token.isSentenceFinal { noEnd.append(n + 1) }
+            for i in s where t[i].token.kind == .word {
+                let text = t[i].token.text
+                let letters = text.unicodeScalars.filter { $0.properties.isAlphabetic }
+                if letters.count >= 2, letters.allSatisfy({ $0.properties.isUppercase }) {
+                    if !shouting.contains(text) { shouting.append(shown(text)) }
+                } else if i != first, t[i].token.isCapitalized, !names.contains(t[i].normalized),
+                          !(i > 0 && ["«", "\"", "“", ":", "—", "–"].contains(t[i - 1].token.text)),
+                          FrenchWords.determiners.contains(t[i].normalized) || FrenchWords.subjectPronouns.contains(t[i].normalized)
+                            || FrenchWords.prepositions.contains(t[i].normalized) || FrenchWords.days.contains(t[i].normalized)
+                            || FrenchWords.months.contains(t[i].normalized)
+                            || (!Validator.capitalisedNouns.contains(t[i].normalized)
+                                && t[i].entries.contains(where: { max($0.formFrequencyBooks, $0.formFrequencyFilms) >= 100 })) {
+                    if !capitalised.contains(text) { capitalised.append(shown(text)) }
+                }
+                if !t[i].token.isElided, letters.count == 1, !["a", "à", "y", "ô", "A", "À", "Y", "Ô"].contains(text), !names.contains(t[i].normalized) {
+                    if !lone.contains(text) { lone.append(text) }
+                }
+            }
+        }
+        if !noCapital.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message: "Une phrase commence par une majuscule : corrige \(noCapital.map { "« \($0) »" }.joined(separator: ", "))."))
+        }
+        if !noEnd.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message: "Termine chaque phrase par un point, un point d'exclamation ou un point d'interrogation (phrase \(noEnd.map(String.init).joined(separator: ", ")))."))
+        }
+        if !shouting.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message: "N'écris pas de mots en capitales : \(shouting.map { "« \($0) »" }.joined(separator: ", "))."))
+        }
+        if !capitalised.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message: "Pas de majuscule à un nom commun au milieu d'une phrase : \(capitalised.map { "« \($0) »" }.joined(separator: ", "))."))
+        }
+        if !lone.isEmpty {
+            out.append(Finding(step: .orthographeGrammaire, message: "Une lettre seule n'est pas un mot : \(lone.map { "« \($0) »" }.joined(separator: ", ")) ; vérifie l'apostrophe ou l'orthographe."))
+        }
+        return out
+    }
+
+    /// Proper nouns that are also frequent common words: a capital is right on them.
+    static let capitalisedNouns: Set<String> = ["noël", "pâques", "toussaint", "france", "paris"]
+
+    /// Deterministic agreements and homophones Grammalecte lets through: elision before a
+    /// consonant ("l'maison"), a subject pronoun with a verb of another person ("nous a"),
+    /// "il à", "ça" before a noun, a plural determiner group with a singular verb and back.
+    func agreementsAndHomophones(_ a: TextAnalysis) -> [Finding] {
+        var out: [Finding] = []
+        let t = a.tagged
+        func add(_ message: String) { if !out.contains(where: { $0.message == message }) { out.append(Finding(step: .orthographeGrammaire, message: message)) } }
+        let persons: [String: String] = ["je": "1s", "j'": "1s", "tu": "2s", "il": "3s", "elle": "3s", "on": "3s", "nous": "1p", "vous": "2p", "ils": "3p", "elles": "3p"]
+        let plural: Set<String> = ["les", "mes", "tes", "ses", "nos", "vos", "leurs", "ces", "plusieurs", "quelques"]
+        let singular: Set<String> = ["le", "la", "l'", "un", "une", "mon", "ton", "son", "ma", "ta", "sa", "ce", "cet", "cette", "notre", "votre", "chaque"]
+        for i in t.indices where t[i].token.kind == .word {
+            let w = t[i].normalized
+            // Elision only before a vowel or a mute h.
+            if t[i].token.isElided, i + 1 < t.count, t[i + 1].token.kind == .word,
+               let c = t[i + 1].normalized.unicodeScalars.first, !"aeiouyhàâäéèêëîïôöûùüœæ".unicodeScalars.contains(c) {
+                add("Pas d'apostrophe devant une consonne : « \(t[i].token.text)\(shown(t[i + 1].token.text)) » s'écrit sans élision.")
+            }
+            guard i + 1 < t.count else { continue }
+            let next = t[i + 1]
+            if t[i].wordClass == .subjectPronoun, ["il", "elle", "on"].contains(w), next.normalized == "à" {
+                add("« \(t[i].token.text) à » : après un sujet, c'est le verbe avoir, « \(t[i].token.text) a ».")
+            }
+            if t[i].wordClass == .properNoun, next.normalized == "à", i + 2 < t.count,
+               t[i + 2].entries.contains(where: { $0.partOfSpeech == .noun }), !t[i + 2].entries.contains(where: { $0.partOfSpeech.isDeterminer }),
+               !(i > 0 && t[i - 1].token.kind == .word) {
+                add("« \(t[i].token.text) à \(t[i + 2].token.text) » : ici c'est le verbe avoir, « \(t[i].token.text) a \(t[i + 2].token.text) ».")
+            }
+            func weight(_ rows: [LexicalEntry]) -> Float { rows.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
+            if w == "ça", weight(next.entries.filter { $0.partOfSpeech == .noun }) > 2 * weight(next.entries.filter { $0.partOfSpeech.isVerb }) {
+                add("« ça \(shown(next.token.text)) » : devant un nom, c'est le déterminant « sa ».")
+            }
+            // A subject pronoun and a verb of another person ("nous a nagé").
+            // (Not after "et", "ou", "ni" or a comma: "Léa et elle sont", "toi, moi et elle".)
+            let coordinated = i > 0 && (["et", "ou", "ni"].contains(t[i - 1].normalized) || t[i - 1].token.text == ",")
+            if t[i].wordClass == .subjectPronoun, !coordinated, let person = persons[w] {
+                var k = i + 1
+                while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+                if k < t.count, t[k].wordClass == .finiteVerb {
+                    let all = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter(\.isFinite)
+                    if !all.isEmpty, !all.contains(where: { $0.person == person }) {
+                        add("« \(t[i].token.text) … \(shown(t[k].token.text)) » : le verbe ne s'accorde pas avec son sujet « \(t[i].token.text) ».")
+                    }
+                }
+            }
+            // det + noun + verb: a plural group needs a plural verb, a singular group a singular one.
+            if t[i].wordClass == .determiner, plural.contains(w) || singular.contains(w), next.wordClass == .noun,
+               i == 0 || (t[i - 1].token.kind == .punctuation && t[i - 1].token.text != ",") || a.text.sentences.contains(where: { $0.lowerBound == i }) {
+                var k = i + 2
+                while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+                if k < t.count, t[k].wordClass == .finiteVerb {
+                    let forms = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
+                    let wanted = plural.contains(w) ? "3p" : "3s"
+                    if !forms.isEmpty, !forms.contains(where: { $0.person == wanted }) {
+                        add("« \(t[i].token.text) \(next.token.text) \(shown(t[k].token.text)) » : le verbe s'accorde avec son sujet au \(wanted == "3p" ? "pluriel" : "singulier").")
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// Grammalecte on every draft of the batch (one child process), the child's name replaced by

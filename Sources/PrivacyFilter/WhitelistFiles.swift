@@ -281,6 +281,36 @@ argent_conflit	dispute
 argent_conflit	disputes
 argent_conflit	punition
 argent_conflit	punitions
+# Added after an adversarial review of the validator (words a model could write that the first
+# list missed).
+violence	poignarder
+violence	égorger
+violence	assassiner
+violence	assassin
+violence	assassins
+violence	flingue
+violence	flingues
+violence	flinguer
+violence	violer
+violence	viol
+violence	bagarrer
+mort	cadavre
+mort	cadavres
+mort	suicide
+mort	suicider
+mort	décéder
+mort	noyade
+corps	cul
+corps	culs
+corps	bite
+corps	bites
+insulte	pute
+insulte	putes
+insulte	bordel
+insulte	chier
+alcool_tabac_drogue	whisky
+alcool_tabac_drogue	vodka
+argent_conflit	divorcer
 
 """#
 }
