@@ -53,7 +53,9 @@ extension Library {
         var out: [LibraryRendering] = []
         for text in texts {
             for (moment, kinds) in moments where text.fits(kinds) {
-                for (name, gender) in Library.sampleChildren {
+                // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a
+                // plan never pairs a child with a friend slot holding the child's own name.
+                for (name, gender) in Library.sampleChildren where moment.friendName != name {
                     let child = Child(firstName: name, gender: gender, grade: text.grade)
                     let rendered = try text.render(firstName: name, gender: gender, moment: moment)
                     out.append(LibraryRendering(

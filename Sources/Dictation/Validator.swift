@@ -309,13 +309,29 @@ public final class Validator: @unchecked Sendable {
         return false
     }
 
+    /// The verb as a writer sees it: "mangeait", or auxiliary and participle for a compound
+    /// tense ("est partie", "avait mangé").
+    func verbPhrase(_ a: TextAnalysis, _ i: Int) -> String {
+        let t = a.tagged
+        guard t[i].readings.contains(where: { $0.lemma == "avoir" || $0.lemma == "être" }) else { return shown(t[i].token.text) }
+        var k = i + 1
+        var words = [t[i].token.text]
+        while k < t.count, k <= i + 4, t[k].token.kind == .word {
+            words.append(t[k].token.text)
+            if t[k].wordClass == .pastParticiple { return shown(words.joined(separator: " ")) }
+            guard FrenchWords.innerAdverbs.contains(t[k].normalized) else { break }
+            k += 1
+        }
+        return shown(t[i].token.text)
+    }
+
     func temps(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let norms = GradeNorms.of(plan.grade)
         var byTense: [SchoolTense: [String]] = [:]
         var order: [SchoolTense] = []
         var notFirstGroup: [String] = []
         for (i, tenses) in tenses(in: a) {
-            let word = a.tagged[i].token.text
+            let word = verbPhrase(a, i)
             if tenses.isDisjoint(with: norms.tenses) {
                 let shown = tenses.subtracting([.other]).sorted { $0.rawValue < $1.rawValue }.first ?? .other
                 if byTense[shown] == nil { order.append(shown) }

@@ -5,6 +5,8 @@ import Foundation
 public enum Dictee {
     /// The version printed by `dictee --version`.
     public static let version = "0.1.0"
+    /// The most `dictee` reads from stdin, in bytes.
+    static let standardInputLimit = 16 * 1_048_576
 
     /// Every command, in the order `dictee --help` lists them.
     static let commands: [CommandDescriptor] = [
@@ -71,7 +73,17 @@ public enum DicteeCLI {
             arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
             output: output, standardInput: {
                 guard isatty(STDIN_FILENO) == 0 else { return nil }
-                let data = FileHandle.standardInput.readDataToEndOfFile()
+                // Bounded: an endless pipe (`yes | dictee check ... -`) must not eat the memory.
+                var data = Data()
+                while true {
+                    let chunk = FileHandle.standardInput.availableData
+                    if chunk.isEmpty { break }
+                    data.append(chunk)
+                    if data.count > Dictee.standardInputLimit {
+                        output.error("stdin: more than \(Dictee.standardInputLimit / 1_048_576) MiB; give a file instead")
+                        return nil
+                    }
+                }
                 return String(decoding: data, as: UTF8.self)
             },
             readLine: {

@@ -71,4 +71,25 @@ import Testing
         let a = runDictee(["--state", state, "check", "--child", "Léa", "--moment", "l'anniversaire de Tom", try write(anniv)])
         #expect(!a.stdout.contains("moment:"), "\(a.stdout)")
     }
+
+    @Test func refusalsFromTheReview() throws {
+        let path = try write(Self.good)
+        let notTaught = runDictee(["check", "--child", "Léa", "--grade", "CE1", "--gender", "f", "--moment", "la sortie piscine",
+                                   "--skills", "accord_pp_etre", path])
+        #expect(notTaught.code == .usage)
+        #expect(notTaught.stderr.contains("accord_pp_etre is taught from CE2 on; a CE1 text cannot target it"))
+        for bad in ["léa", "L3a", "N'Golo", String(repeating: "A", count: 300)] {
+            let r = runDictee(["check", "--child", bad, "--grade", "CE2", "--gender", "f", "--moment", "la sortie piscine", path])
+            #expect(r.code == .usage, "\(bad)")
+        }
+        let big = try write(String(repeating: "Léa nage. ", count: 12_000))
+        let tooBig = runDictee(base + [big])
+        #expect(tooBig.code == .dataError)
+        #expect(tooBig.stderr.contains("a dictation text has at most 100000 bytes"))
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).sqlite").path
+        let noState = runDictee(["--state", state, "check", "--child", "Léa", "--moment", "la sortie piscine", path])
+        #expect(noState.code == .usage)
+        #expect(!noState.stderr.contains("dictee ingest"))
+        #expect(noState.stderr.contains("give --grade and --gender"))
+    }
 }

@@ -16,6 +16,8 @@ extension Dictee {
     struct Check: Command {
         static let name = "check"
         static let summary = "run the validator's eight steps on a dictation text"
+        /// The largest text `check` reads, in bytes (a CM2 dictation is about 600).
+        static let maximumBytes = 100_000
         static let options = OptionSpec(valued: ["child", "moment", "skills", "grade", "gender", "sites"], flags: ["json"])
         static let help = """
             usage: dictee check --child NAME --moment PHRASE [--skills ID,ID] [--json] FILE
@@ -54,6 +56,10 @@ extension Dictee {
                 output.error("check needs --child NAME")
                 return .usage
             }
+            guard PrivacyFilter().acceptsName(name) else {
+                output.error("'\(name.prefix(40))' is not a first name: a capital letter, letters only, at most one hyphen, 2 to 20 letters")
+                return .usage
+            }
             guard let momentText = arguments.values["moment"] else {
                 output.error("check needs --moment PHRASE, a canonical phrase such as \"la sortie piscine\"")
                 return .usage
@@ -87,8 +93,16 @@ extension Dictee {
                     output.error("check could not read the text on stdin")
                     return .dataError
                 }
+                guard !input.unicodeScalars.contains("\u{FFFD}") else {
+                    output.error("stdin: not UTF-8 text")
+                    return .dataError
+                }
                 text = input
             } else {
+                if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Check.maximumBytes {
+                    output.error("\(path): \(size) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
+                    return .dataError
+                }
                 guard let data = FileManager.default.contents(atPath: path) else {
                     output.error("\(path): cannot read the file")
                     return .dataError
@@ -99,14 +113,19 @@ extension Dictee {
                 }
                 text = decoded
             }
+            guard text.utf8.count <= Check.maximumBytes else {
+                output.error("\(path == "-" ? "stdin" : path): \(text.utf8.count) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
+                return .dataError
+            }
 
             let validator: Validator
             switch Dictee.makeValidator(context) {
             case .success(let v): validator = v
             case .failure(let code): return code
             }
-            for skill in targets where !skill.isTaught(at: child.grade) {
-                output.warning("\(skill.rawValue) is taught from \(skill.introducedIn.rawValue) on, not yet in \(child.grade.rawValue)")
+            if let skill = targets.first(where: { !$0.isTaught(at: child.grade) }) {
+                output.error("\(skill.rawValue) is taught from \(skill.introducedIn.rawValue) on; a \(child.grade.rawValue) text cannot target it")
+                return .usage
             }
             let plan = DictationPlan(child: child, moment: moment, targets: targets, sitesPerTarget: sites)
             let findings = validator.check(Draft(text: text), plan: plan)
@@ -165,7 +184,7 @@ extension Dictee {
             }
             if let grade, let gender { return Child(firstName: name, gender: gender, grade: grade) }
             var stored: Child?
-            if case .success(let store) = StateOptions.open(context, create: false) {
+            if FileManager.default.fileExists(atPath: StateOptions.path(context)), case .success(let store) = StateOptions.open(context, create: false) {
                 stored = (try? store.children())?.first { $0.firstName.lowercased() == name.lowercased() }
             }
             guard var child = stored else {
