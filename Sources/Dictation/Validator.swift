@@ -190,7 +190,7 @@ public final class Validator: @unchecked Sendable {
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || Validator.elidedForms.contains(w) { continue }
-            if w.contains("-"), hyphenatedWordIsCommon(w, norms) { continue }
+            if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
             if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
             let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequencyBooks, $1.formFrequencyFilms) }
@@ -277,7 +277,7 @@ public final class Validator: @unchecked Sendable {
     /// "Léa, viens vite !".
     func isImperative(_ a: TextAnalysis, _ i: Int) -> Bool {
         let t = a.tagged
-        guard t[i].finiteForms.contains(where: { $0.mood == .imp }), !t[i].normalized.contains("-") else { return false }
+        guard t[i].finiteForms.contains(where: { $0.mood == .imp }), !t[i].normalized.utf8.contains(UInt8(ascii: "-")) else { return false }
         guard let s = a.text.sentenceIndex(ofToken: i) else { return false }
         var k = a.text.sentences[s].lowerBound
         while k < i, t[k].token.kind == .punctuation { k += 1 }
@@ -404,7 +404,7 @@ public final class Validator: @unchecked Sendable {
                 hit = hit || t.wordClass == .noun
             }
             // Hyphenated compounds: any part ("va-t-en-guerre", "Tue-le").
-            if !hit, w.contains("-") {
+            if !hit, w.utf8.contains(UInt8(ascii: "-")) {
                 hit = w.split(separator: "-").contains { part in
                     let p = String(part)
                     return (registers.contains(p) && !Validator.nounOnlyRegisterWords.contains(p))
@@ -507,20 +507,23 @@ public final class Validator: @unchecked Sendable {
     func agreementTarget(_ a: TextAnalysis, after i: Int) -> (Int, String)? {
         let t = a.tagged
         var k = i + 1
-        var between: [String] = []
         while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se"].contains(t[k].normalized) {
-            between.append(t[k].token.text); k += 1
+            k += 1
         }
         guard k < t.count, t[k].wordClass == .finiteVerb,
               t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
-        var verb = (between + [t[k].token.text]).joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
         k += 1
         while k < t.count, t[k].token.kind == .word,
               Validator.attributeSkips.contains(t[k].normalized) || t[k].wordClass == .adverb {
-            verb += " " + t[k].token.text
             k += 1
         }
         guard k < t.count, t[k].token.kind == .word else { return nil }
+        // The words between the name and the attribute, as written ("n'est pas", "s'est").
+        var verb = ""
+        for j in (i + 1)..<k {
+            let w = t[j].token.text
+            verb += verb.isEmpty || verb.hasSuffix("'") || verb.hasSuffix("’") ? w : " " + w
+        }
         return (k, verb)
     }
 

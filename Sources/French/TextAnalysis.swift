@@ -168,7 +168,7 @@ struct Tagger {
 
     func lookup(_ word: String) -> [LexicalEntry] {
         let direct = lexicon.entries(for: word)
-        if !direct.isEmpty || !word.contains("-") { return direct }
+        if !direct.isEmpty || !word.utf8.contains(UInt8(ascii: "-")) { return direct }
         // Inverted subject pronoun: dit-il, a-t-elle, est-ce, mange-t-on → the verb's rows.
         let parts = word.split(separator: "-").map(String.init)
         let tails: Set<String> = ["t", "il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous", "ce", "moi", "toi", "le", "la", "les", "lui", "leur", "y", "en", "là", "ci"]

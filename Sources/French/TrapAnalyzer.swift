@@ -278,7 +278,7 @@ struct Rules {
             default: hasSubject = false
             }
             // Inversion: "dit-il", "a-t-elle".
-            let inverted = t.token.normalized.contains("-") && ["il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous"].contains { t.token.normalized.hasSuffix("-" + $0) }
+            let inverted = t.token.normalized.utf8.contains(UInt8(ascii: "-")) && ["il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous"].contains { t.token.normalized.hasSuffix("-" + $0) }
             if hasSubject || inverted { out.append(site(.accordSujetVerbe, i)) }
         }
         return out
