@@ -235,7 +235,9 @@ public final class Validator: @unchecked Sendable {
                 out.append((i, [.imperatif]))
                 continue
             }
-            if participle == nil, inSubjunctiveClause(a, i), t[i].finiteForms.contains(where: { $0.mood == .sub }) {
+            // After "il faut que", "pour que"... the verb is a subjonctif whatever Lexique lists
+            // (its infover lacks many: "chantions" has no sub:pre:1p).
+            if participle == nil, inSubjunctiveClause(a, i) {
                 out.append((i, [.other]))
                 continue
             }
@@ -289,7 +291,7 @@ public final class Validator: @unchecked Sendable {
 
     /// Conjunctions and verbs that call for the subjonctif in the clause after `que`.
     static let subjunctiveTriggers: Set<String> = [
-        "faut", "fallait", "faudra", "faudrait", "pour", "avant", "afin", "sans", "bien", "veut", "veux", "voulait",
+        "faut", "fallait", "faudra", "faudrait", "pour", "avant", "afin", "sans", "veut", "veux", "voulait",
         "voudrait", "voudrais", "aimerait", "aimerais", "souhaite", "souhaitait", "jusqu'à", "peur",
     ]
 
@@ -483,6 +485,31 @@ public final class Validator: @unchecked Sendable {
         var seen = Set<String>()
         for i in occurrences {
             guard let (j, verb) = agreementTarget(a, after: i) else { continue }
+            if a.tagged[j].wordClass == .determiner {
+                // "Tom est une bonne amie", "Léa est le meilleur": a noun or adjective that has a
+                // form of the child's gender ("ami", "meilleure"); "une star" has none and passes.
+                var k = j + 1
+                var group = [a.tagged[j].token.text]
+                var wrong = false
+                while k < a.tagged.count, k <= j + 3, a.tagged[k].wordClass == .adjective || a.tagged[k].wordClass == .noun {
+                    let w = a.tagged[k]
+                    group.append(w.token.text)
+                    let rows = w.entries.filter { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
+                    if !rows.isEmpty, !rows.contains(where: { $0.gender == nil || $0.gender == gender }),
+                       agreed(w.token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) != nil {
+                        wrong = true
+                    }
+                    if w.wordClass == .noun { break }
+                    k += 1
+                }
+                let phrase = shown(group.joined(separator: " "))
+                if wrong, !seen.contains(phrase) {
+                    seen.insert(phrase)
+                    out.append(Finding(step: .prenom, message:
+                        "\(name) est \(child) : accorde « \(phrase) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(phrase) »."))
+                }
+                continue
+            }
             let t = a.tagged[j]
             let rows = t.entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
             guard !rows.isEmpty else { continue }
@@ -730,6 +757,28 @@ public final class Validator: @unchecked Sendable {
         return out
     }
 
+    /// For a verb at `verb`, the index of "et" when the words before it are two subjects joined
+    /// by "et" at the start of a clause: a name or a determiner group, "et", a name, a pronoun or
+    /// a determiner group ("Léa et ses amies", "Le maître et la maîtresse").
+    func coordinatedSubjectStart(_ a: TextAnalysis, verb: Int) -> Int? {
+        let t = a.tagged
+        func groupStart(endingAt end: Int) -> Int? {
+            guard end >= 0 else { return nil }
+            if t[end].wordClass == .properNoun { return end }
+            if ["elle", "lui", "moi", "toi", "eux", "elles"].contains(t[end].normalized) { return end }
+            guard t[end].wordClass == .noun else { return nil }
+            var k = end - 1
+            while k >= 0, t[k].wordClass == .adjective { k -= 1 }
+            return k >= 0 && t[k].wordClass == .determiner ? k : nil
+        }
+        var k = verb - 1
+        while k >= 0, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k -= 1 }
+        guard let second = groupStart(endingAt: k), second >= 2, t[second - 1].normalized == "et",
+              let first = groupStart(endingAt: second - 2) else { return nil }
+        guard first == 0 || t[first - 1].token.kind == .punctuation else { return nil }
+        return second - 1
+    }
+
     /// Proper nouns that are also frequent common words: a capital is right on them.
     static let capitalisedNouns: Set<String> = ["noël", "pâques", "toussaint", "france", "paris"]
 
@@ -761,6 +810,21 @@ public final class Validator: @unchecked Sendable {
                 add("« \(t[i].token.text) à \(t[i + 2].token.text) » : ici c'est le verbe avoir, « \(t[i].token.text) a \(t[i + 2].token.text) ».")
             }
             func weight(_ rows: [LexicalEntry]) -> Float { rows.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
+            let clauseStart = i == 0 || t[i - 1].token.kind == .punctuation
+            if w == "s'", next.normalized == "est", clauseStart {
+                add("« \(t[i].token.text)\(next.token.text) » sans sujet devant : c'est « c'est ».")
+            }
+            let subjectBefore = i > 0 && (t[i - 1].wordClass == .subjectPronoun || t[i - 1].wordClass == .properNoun)
+            if w == "peu", subjectBefore, next.wordClass == .infinitive || next.entries.contains(where: { $0.verbForms.contains { $0.mood == .inf } }) {
+                add("« \(t[i - 1].token.text) peu \(next.token.text) » : c'est le verbe pouvoir, « peut ».")
+            }
+            if w == "ni", subjectBefore {
+                add("« \(t[i - 1].token.text) ni » : écris « n'y ».")
+            }
+            if w == "la", next.token.kind == .punctuation || next.normalized == "longtemps", i > 0, t[i - 1].token.kind == .word,
+               t[i - 1].wordClass != .subjectPronoun {
+                add("« la » seul, sans nom après, désigne un lieu : écris « là ».")
+            }
             if w == "ça", weight(next.entries.filter { $0.partOfSpeech == .noun }) > 2 * weight(next.entries.filter { $0.partOfSpeech.isVerb }) {
                 add("« ça \(shown(next.token.text)) » : devant un nom, c'est le déterminant « sa ».")
             }
@@ -775,6 +839,13 @@ public final class Validator: @unchecked Sendable {
                     if !all.isEmpty, !all.contains(where: { $0.person == person }) {
                         add("« \(t[i].token.text) … \(shown(t[k].token.text)) » : le verbe ne s'accorde pas avec son sujet « \(t[i].token.text) ».")
                     }
+                }
+            }
+            // Two subjects joined by "et" need a plural verb: "Léa et ses amies nagent".
+            if t[i].wordClass == .finiteVerb, i >= 3, let et = coordinatedSubjectStart(a, verb: i) {
+                let forms = t[i].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
+                if !forms.isEmpty, !forms.contains(where: { $0.person?.hasSuffix("p") == true }) {
+                    add("« \(t[et - 1].token.text) et … \(shown(t[i].token.text)) » : deux sujets réunis par « et » demandent un verbe au pluriel.")
                 }
             }
             // det + noun + verb: a plural group needs a plural verb, a singular group a singular one.

@@ -298,6 +298,11 @@ struct Tagger {
     func nextIsNoun(_ i: Int) -> Bool {
         guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
         let rows = lookup(text.tokens[i + 1].normalized)
+        let finite = rows.contains {
+            $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && max($0.formFrequencyBooks, $0.formFrequencyFilms) >= 1
+        }
+        // "ses amies nage." : a word that can be a verb and ends the clause is the verb.
+        if finite, i + 2 >= text.tokens.count || text.tokens[i + 2].kind == .punctuation { return false }
         return rows.contains { $0.partOfSpeech == .noun } && !rows.contains { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && $0.formFrequencyBooks > 50 }
     }
 
