@@ -2,7 +2,10 @@
 //
 // Ownership rule:
 // - `Hunspell_create` returns a handle that this wrapper owns; `deinit` frees it with
-//   `Hunspell_destroy`. The handle is not thread-safe: every call goes through `lock`.
+//   `Hunspell_destroy`. Hunspell is not thread-safe, not even across handles: its UTF-8 case
+//   tables are process-wide, reference-counted without atomics, and freed when a handle is
+//   destroyed while another thread uses them (capitalised words then come back as misspelt).
+//   So every call, creation and destruction included, goes through one process-wide lock.
 // - `Hunspell_analyze` (like `_suggest`, `_stem`, `_generate`) allocates a `char **` list that the
 //   caller frees with `Hunspell_free_list` on the same handle; the strings are copied into Swift
 //   before that.
@@ -43,7 +46,9 @@ public enum SpellCheckerError: Error, CustomStringConvertible, Equatable {
 /// 20 MB).
 public final class SpellChecker: @unchecked Sendable {
     private let handle: OpaquePointer
-    private let lock = NSLock()
+    private var lock: NSLock { SpellChecker.processLock }
+    /// Serialises every Hunspell call in the process (see the ownership note at the top).
+    private static let processLock = NSLock()
     private let encoding: DictionaryEncoding
 
     /// The Debian `hunspell-fr-classical` affix file. `fr_FR.aff` is a symbolic link to `fr.aff`,
@@ -70,7 +75,9 @@ public final class SpellChecker: @unchecked Sendable {
                   !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: file.path)
             else { throw .unreadableFile(file) }
         }
+        SpellChecker.processLock.lock()
         guard let handle = Hunspell_create(affix.path, dictionary.path) else {
+            SpellChecker.processLock.unlock()
             throw .loadFailed(affix: affix)
         }
         // Hunspell reads the SET line (ISO8859-1 when there is none); the name is owned by the
@@ -78,8 +85,10 @@ public final class SpellChecker: @unchecked Sendable {
         let name = Hunspell_get_dic_encoding(handle).map { String(cString: $0) } ?? "ISO8859-1"
         guard let encoding = DictionaryEncoding(hunspellName: name) else {
             Hunspell_destroy(handle)
+            SpellChecker.processLock.unlock()
             throw .unsupportedEncoding(name, affix: affix)
         }
+        SpellChecker.processLock.unlock()
         self.handle = handle
         self.encoding = encoding
     }
@@ -92,7 +101,15 @@ public final class SpellChecker: @unchecked Sendable {
     }
 
     deinit {
+        // Hunspell 1.7 counts its process-wide UTF-8 case tables up only for UTF-8 dictionaries
+        // but down for every destroyed handle: destroying a handle of an 8-bit dictionary frees
+        // the tables under the live UTF-8 handles (capitalised words, "Aujourd'hui", then fail).
+        // Handles of 8-bit dictionaries are therefore kept until the process ends (dictee only
+        // loads the UTF-8 French dictionary; the 8-bit ones appear in tests).
+        guard encoding.name.uppercased().replacingOccurrences(of: "-", with: "") == "UTF8" else { return }
+        SpellChecker.processLock.lock()
         Hunspell_destroy(handle)
+        SpellChecker.processLock.unlock()
     }
 
     /// The dictionary's encoding as its `SET` line names it, e.g. `UTF-8`.

@@ -85,4 +85,21 @@ import Testing
         #expect(!spell.accepts("maison"))
         #expect(!spell.accepts("日本"))  // no byte for it: rejected, not mangled
     }
+
+    /// Regression: destroying a handle of an 8-bit dictionary used to free Hunspell's process-wide
+    /// UTF-8 case tables under the French handle ("Aujourd'hui", "ÉTÉ" then came back misspelt).
+    @Test func anEightBitDictionaryGoingAwayLeavesTheFrenchOneIntact() throws {
+        let french = try SpellChecker.french()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-hunspell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let affix = directory.appendingPathComponent("x.aff"), dictionary = directory.appendingPathComponent("x.dic")
+        try Data("SET ISO8859-1\n".utf8).write(to: affix)
+        try Data("1\nmot\n".utf8).write(to: dictionary)
+        for _ in 0..<3 {
+            let other = try SpellChecker(affix: affix, dictionary: dictionary)
+            #expect(other.accepts("mot"))
+        }
+        for word in ["Aujourd'hui", "Peut-être", "ÉTÉ", "Maison"] { #expect(french.accepts(word), "\(word)") }
+    }
 }
