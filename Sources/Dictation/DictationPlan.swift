@@ -29,12 +29,15 @@ public enum SchoolTense: String, CaseIterable, Sendable, Hashable {
 
 /// What DOMAIN.md §2 proposes for a grade: tenses, length, sentence sizes, and the vocabulary band.
 public struct GradeNorms: Sendable, Hashable {
+    /// The grade these norms are for.
     public var grade: Grade
     /// Total words (DOMAIN.md word count: elided forms count, hyphenated words once).
     public var words: ClosedRange<Int>
+    /// Number of sentences, e.g. 4...6 in CE2 (DOMAIN.md §2).
     public var sentences: ClosedRange<Int>
     /// The longest sentence allowed, in words.
     public var maxWordsPerSentence: Int
+    /// The tenses taught by this grade, cumulative (CP: présent only; DOMAIN.md §2).
     public var tenses: Set<SchoolTense>
     /// CP only: finite verbs must be être, avoir, aller or a first-group (-er) verb.
     public var restrictsVerbsToFirstGroup: Bool
@@ -46,6 +49,10 @@ public struct GradeNorms: Sendable, Hashable {
     public var minimumLemmaFrequency: Float
 
     /// The norms of `grade`.
+    /// - Parameters:
+    ///   - grade: CP to CM2.
+    /// - Returns: DOMAIN.md §2's table row for `grade` (e.g. CE2: 40...65 words, 4...6 sentences,
+    ///   at most 14 words per sentence) and its frequency band.
     public static func of(_ grade: Grade) -> GradeNorms {
         switch grade {
         case .cp:
@@ -96,23 +103,41 @@ public struct DictationPlan: Sendable, Hashable {
     /// family words of `Vocabulary.familyWords` are always given).
     public var givenWords: [String]
 
+    /// The child's grade.
     public var grade: Grade { child.grade }
 
     /// A plan with the grade's defaults (DOMAIN.md §2): the whole word and sentence ranges, the
     /// grade's longest sentence, 2 trap sites per target.
+    /// - Parameters:
+    ///   - child: the child the text is for.
+    ///   - moment: the moment the text is about.
+    ///   - targets: the skills to practise.
+    ///   - sitesPerTarget: trap sites required per target skill.
+    ///   - givenWords: extra "mots donnés".
     public init(child: Child, moment: MomentPhrase, targets: [SkillID], sitesPerTarget: Int = 2, givenWords: [String] = []) {
         let norms = GradeNorms.of(child.grade)
         self.init(child: child, moment: moment, targets: targets, words: norms.words, sentences: norms.sentences,
                   maxWordsPerSentence: norms.maxWordsPerSentence, sitesPerTarget: sitesPerTarget, givenWords: givenWords)
     }
 
+    /// A plan with explicit lengths.
+    /// - Parameters:
+    ///   - child: the child the text is for.
+    ///   - moment: the moment the text is about.
+    ///   - targets: the skills to practise.
+    ///   - words: total words wanted (DOMAIN.md §2 word count).
+    ///   - sentences: sentences wanted; both bounds are capped at `GradeNorms.sentenceCap` (12).
+    ///   - maxWordsPerSentence: the longest sentence allowed, in words.
+    ///   - sitesPerTarget: trap sites required per target skill.
+    ///   - givenWords: extra "mots donnés".
     public init(child: Child, moment: MomentPhrase, targets: [SkillID], words: ClosedRange<Int>, sentences: ClosedRange<Int>,
                 maxWordsPerSentence: Int, sitesPerTarget: Int, givenWords: [String] = []) {
         self.child = child
         self.moment = moment
         self.targets = targets
         self.words = words
-        self.sentences = sentences.lowerBound...min(sentences.upperBound, GradeNorms.sentenceCap)
+        let upper = min(sentences.upperBound, GradeNorms.sentenceCap)
+        self.sentences = min(sentences.lowerBound, upper)...upper
         self.maxWordsPerSentence = maxWordsPerSentence
         self.sitesPerTarget = sitesPerTarget
         self.givenWords = givenWords

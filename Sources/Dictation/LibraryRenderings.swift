@@ -3,8 +3,12 @@ import French
 
 /// One library text rendered for one child and one moment, with the plan it must satisfy.
 public struct LibraryRendering: Sendable {
+    /// The handwritten library text, before rendering.
     public var text: LibraryText
+    /// The rendered text (sample child's name and moment phrase filled in), no title.
     public var draft: Draft
+    /// The plan the draft must pass: sample child at the text's grade, the moment, the text's
+    /// skills as targets.
     public var plan: DictationPlan
 }
 
@@ -20,6 +24,9 @@ extension Library {
 
     /// The names a slot phrase is proven with: a consonant and a vowel after `de` ("de Jules",
     /// "d'Inès"), a name and a family word after `chez` ("chez Jules", "chez mamie").
+    /// - Parameters:
+    ///   - slot: the phrase's name slot: `de`, `chez` or `nil`.
+    /// - Returns: two names for `de` or `chez`; empty for any other slot.
     public static func sampleFriends(slot: String?) -> [String] {
         switch slot {
         case "de": ["Jules", "Inès"]
@@ -35,6 +42,8 @@ extension Library {
     ///   - phrases: the whitelist's canonical phrases with their grammar and name slot (`de`,
     ///     `chez` or `nil`).
     ///   - sitesPerTarget: trap sites required per skill of the text.
+    /// - Returns: one rendering per text, moment and sample child, in text order; a child is never
+    ///   paired with a friend slot holding its own name.
     /// - Throws: a `LibraryError` when a text cannot be rendered.
     public func renderings(phrases: [(phrase: String, grammar: PhraseGrammar, slot: String?)], sitesPerTarget: Int = 2)
         throws -> [LibraryRendering]

@@ -14,6 +14,11 @@ public struct MomentPhrase: Sendable, Hashable {
     /// The friend's first name inside the phrase, if any (a "mot donné", a proper noun).
     public var friendName: String?
 
+    /// - Parameters:
+    ///   - phrase: the canonical phrase with its article, the friend's name already in it
+    ///     ("l'anniversaire de Tom").
+    ///   - grammar: gender, number and head noun of the phrase.
+    ///   - friendName: the friend's first name as it appears in `phrase`, if any.
     public init(phrase: String, grammar: PhraseGrammar, friendName: String? = nil) {
         self.phrase = phrase
         self.grammar = grammar
@@ -43,6 +48,10 @@ public struct MomentPhrase: Sendable, Hashable {
 
     /// The phrase after `à` or `de`: à + le = au, à + les = aux, de + le = du, de + les = des;
     /// `la` and `l'` stay ("à la sortie", "de l'anniversaire").
+    /// - Parameters:
+    ///   - p: `à` or `de`.
+    /// - Returns: the preposition and the phrase, e.g. "au cours de judo", "des vacances",
+    ///   "à la sortie piscine", "de l'anniversaire de Tom".
     public func contracted(with p: Preposition) -> String {
         let rest = phraseWithoutArticle
         switch (p, article) {

@@ -11,30 +11,49 @@ public enum ValidationStep: String, CaseIterable, Codable, Sendable, Hashable {
 
 /// One failed check: the step and one French sentence telling a writer what to fix.
 public struct Finding: Codable, Sendable, Hashable, CustomStringConvertible {
+    /// The step that failed.
     public var step: ValidationStep
     /// French, addressed to whoever writes the text (the model, or a parent with `dictee check`).
     public var message: String
 
+    /// - Parameters:
+    ///   - step: the step that failed.
+    ///   - message: one French sentence saying what to fix.
     public init(step: ValidationStep, message: String) {
         self.step = step
         self.message = message
     }
 
+    /// `step: message`, e.g. `prenom: Le prénom s'écrit avec une majuscule : « Léa ».`
+    ///
+    /// - Warning: messages quote words of the text, so this can hold the child's first name:
+    ///   show it to the parent or the model, never write it to a log.
     public var description: String { "\(step.rawValue): \(message)" }
 }
 
 /// A text to check: the sentences as written (the model answers with an array of sentences), and
 /// an optional title.
 public struct Draft: Sendable, Hashable {
+    /// The title, if any: checked for registers, spelling and characters, not counted in lengths.
     public var title: String?
+    /// The whole text, sentences separated by spaces or line breaks.
+    ///
+    /// - Warning: it holds the child's first name; never write it to a log.
     public var text: String
 
+    /// - Parameters:
+    ///   - title: an optional title.
+    ///   - text: the whole text as one string.
     public init(title: String? = nil, text: String) {
         self.title = title
         self.text = text
     }
 
     /// Joins the sentences with one space.
+    /// - Parameters:
+    ///   - title: an optional title.
+    ///   - sentences: the sentences in order, as the model returns them; each is trimmed of
+    ///     surrounding whitespace.
     public init(title: String? = nil, sentences: [String]) {
         self.init(title: title, text: sentences.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: " "))
     }
@@ -59,8 +78,11 @@ public enum GrammarGate: Sendable {
 /// §6 (moment phrase grammar). Spelling: Hunspell with Debian's hunspell-fr-classical; grammar:
 /// Grammalecte.
 public final class Validator: @unchecked Sendable {
+    /// The Lexique 3.83 lookup given to `init`, behind a ``CachedLookup`` (reused when it is one).
     public let lexicon: any WordLookup
+    /// Hunspell (hunspell-fr-classical), the spelling half of step 8.
     public let spelling: SpellChecker
+    /// Grammalecte, the grammar half of step 8 (or why it does not run).
     public let grammar: GrammarGate
     /// Forbidden-register words (`registers.txt` second column), lower case.
     public let registers: Set<String>
@@ -69,7 +91,11 @@ public final class Validator: @unchecked Sendable {
     private var spellingCache: [String: Bool] = [:]
     private var phraseCache: [String: [String]] = [:]
 
+    /// A validator; nothing is checked until `check`.
     /// - Parameters:
+    ///   - lexicon: Lexique 3.83 rows of each form (wrapped in a ``CachedLookup`` unless it is one).
+    ///   - spelling: the Hunspell French dictionary.
+    ///   - grammar: how to reach Grammalecte.
     ///   - registers: the contents of `Whitelists/registers.txt` (`category<TAB>word` lines,
     ///     `#` comments).
     public init(lexicon: some WordLookup, spelling: SpellChecker, grammar: GrammarGate, registers: String) {
@@ -87,12 +113,17 @@ public final class Validator: @unchecked Sendable {
     }
 
     /// Runs the eight steps on one draft.
+    /// - Parameters:
+    ///   - draft: the text to check.
+    ///   - plan: what the text must satisfy (child, moment, targets, lengths in words).
     /// - Returns: the findings in step order; empty when the draft passes.
     public func check(_ draft: Draft, plan: DictationPlan) -> [Finding] {
         check([(draft, plan)])[0]
     }
 
     /// Runs the eight steps on many drafts; Grammalecte runs once for the whole batch.
+    /// - Parameters:
+    ///   - batch: drafts, each with the plan it must satisfy.
     /// - Returns: one findings list per draft, in order.
     public func check(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
         var results = batch.map { deterministicFindings($0.0, plan: $0.1) }
@@ -102,6 +133,10 @@ public final class Validator: @unchecked Sendable {
     }
 
     /// The trap sites of a draft for its plan's child and moment.
+    /// - Parameters:
+    ///   - draft: the text (its title is not analysed).
+    ///   - plan: gives the names that are proper nouns: the child's and the moment's friend's.
+    /// - Returns: the sites sorted by `start` (Unicode scalar offset into `draft.text`), then skill.
     public func sites(of draft: Draft, plan: DictationPlan) -> [TrapSite] {
         analyzer.sites(in: TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan)))
     }
@@ -209,6 +244,8 @@ public final class Validator: @unchecked Sendable {
 
     /// The tense of each finite verb of the text, compound tenses resolved on their auxiliary.
     /// - Returns: (token index, possible tenses); a verb is allowed when one of them is.
+    /// - Parameters:
+    ///   - a: the analysed text; `index` in the result is an index into `a.tagged`.
     public func tenses(in a: TextAnalysis) -> [(index: Int, tenses: Set<SchoolTense>)] {
         var out: [(Int, Set<SchoolTense>)] = []
         let t = a.tagged
@@ -391,6 +428,9 @@ public final class Validator: @unchecked Sendable {
     static let nounOnlyRegisterWords: Set<String> = ["tombe", "tombes", "dispute", "disputes"]
 
     /// The forbidden-register words of a text: whole tokens or lemmas, never substrings.
+    /// - Parameters:
+    ///   - a: the analysed text; its `names` are never register words.
+    /// - Returns: the offending tokens as written, each once, in text order; empty when none.
     public func registerWords(in a: TextAnalysis) -> [String] {
         var found: [String] = []
         let names = a.names
@@ -431,6 +471,13 @@ public final class Validator: @unchecked Sendable {
     // MARK: 5. competences
 
     /// How a writer gets trap sites of a skill, in French, for the feedback sentence.
+    /// - Parameters:
+    ///   - skill: the target skill that lacks sites.
+    ///   - grade: the plan's grade; below CE2 the hints for `imparfait_futur_terminaisons` and
+    ///     `accord_pp_etre` follow the programme (DOMAIN.md §2: imparfait and passé composé with
+    ///     être come in CE2).
+    /// - Returns: a French noun phrase that follows "ajoute", e.g. "des verbes au futur (il
+    ///   jouera, ils partiront)".
     public static func hint(_ skill: SkillID, grade: Grade = .cm2) -> String {
         if skill == .imparfaitFuturTerminaisons, grade < .ce2 { return "des verbes au futur (il jouera, ils partiront)" }
         if skill == .accordPPEtre, grade < .ce2 { return "des participes passés après être, qui ne sont pas encore au programme de \(grade.rawValue)" }

@@ -35,6 +35,9 @@ public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     }
 
     /// Whether the skill is taught at `grade` (at or after its first grade).
+    /// - Parameters:
+    ///   - grade: CP to CM2.
+    /// - Returns: `introducedIn <= grade`.
     public func isTaught(at grade: Grade) -> Bool { introducedIn <= grade }
 
     /// A short French label for parents, e.g. `homophones a / à`.
@@ -58,6 +61,11 @@ public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparab
         }
     }
 
+    /// Orders skills as DOMAIN.md §1 lists them (declaration order), not by raw value.
+    /// - Parameters:
+    ///   - a: a skill.
+    ///   - b: another skill.
+    /// - Returns: `true` when `a` comes before `b` in `allCases`.
     public static func < (a: SkillID, b: SkillID) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }

@@ -30,11 +30,14 @@ public struct VerbForm: Sendable, Hashable, CustomStringConvertible {
     /// `pre`sent, `imp`arfait, `pas`sé (simple, or participe passé), `fut`ur.
     public enum Tense: String, Sendable, Hashable { case pre, imp, pas, fut }
 
+    /// The first field: `ind` in `ind:pre:3s`.
     public var mood: Mood
+    /// The second field: `pre` in `ind:pre:3s`, `pas` in `par:pas`; `nil` for `inf`.
     public var tense: Tense?
     /// `1s` ... `3p`, `nil` for infinitives and participles.
     public var person: String?
 
+    /// A reading from its three fields, e.g. `VerbForm(mood: .ind, tense: .pre, person: "3s")`.
     public init(mood: Mood, tense: Tense?, person: String?) {
         self.mood = mood
         self.tense = tense
@@ -42,6 +45,8 @@ public struct VerbForm: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses one reading such as `ind:pre:3s` (without the `;` separators); `nil` if unknown.
+    /// - Parameters:
+    ///   - text: one `infover` reading: `mood[:tense[:person]]`, e.g. `inf`, `par:pas`, `ind:pre:3s`.
     public init?(parsing text: Substring) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard let first = parts.first, let mood = Mood(rawValue: String(first)) else { return nil }
@@ -56,6 +61,7 @@ public struct VerbForm: Sendable, Hashable, CustomStringConvertible {
     /// Third person (`3s` or `3p`).
     public var isThirdPerson: Bool { person == "3s" || person == "3p" }
 
+    /// The reading in Lexique's `infover` notation, e.g. `ind:pre:3s`, `par:pas`, `inf`.
     public var description: String {
         [mood.rawValue, tense?.rawValue, person].compactMap { $0 }.joined(separator: ":")
     }
@@ -87,6 +93,8 @@ public struct LexicalEntry: Sendable, Hashable {
     /// `freqlemfilms2`: the lemma's frequency per million words in film subtitles.
     public var lemmaFrequencyFilms: Float
 
+    /// A row from its Lexique 3.83 columns (see each property); frequencies are occurrences per
+    /// million words, as Lexique gives them.
     public init(
         form: String, lemma: String, partOfSpeech: PartOfSpeech, gender: Gender?,
         number: PhraseGrammar.Number?, verbForms: [VerbForm], phonology: String,

@@ -19,10 +19,12 @@ public enum WordClass: Sendable, Hashable {
 
 /// One token with its lexicon rows and its role in context.
 public struct TaggedToken: Sendable {
+    /// The token as the tokenizer produced it (text, normalized form, Unicode scalar offsets).
     public var token: Token
     /// All Lexique rows of the form (hyphenated forms with an inverted pronoun, `dit-il`, use the
     /// verb's rows).
     public var entries: [LexicalEntry]
+    /// The role chosen in context by the tagger's rules (see ``TextAnalysis``).
     public var wordClass: WordClass
     /// For a finite verb: its finite readings (`infover`) for the verb lemmas; empty otherwise.
     public var finiteForms: [VerbForm]
@@ -30,6 +32,8 @@ public struct TaggedToken: Sendable {
     /// noun); all rows when nothing fits better.
     public var readings: [LexicalEntry]
 
+    /// The token's normalized form (`Token.normalized`: lower case, straight apostrophe; `l'`
+    /// for `L’`).
     public var normalized: String { token.normalized }
 }
 
@@ -44,15 +48,28 @@ public struct TaggedToken: Sendable {
 /// the reading with the higher form frequency wins. Capitalised words inside a sentence, and the
 /// given names, are proper nouns.
 public struct TextAnalysis: Sendable {
+    /// The tokens and sentences of the text.
     public let text: TokenizedText
+    /// One tagged token per token of `text.tokens`: same count, same order, same indexes.
     public let tagged: [TaggedToken]
     /// The first names the text may contain (the child's, a friend's from the moment).
     public let names: Set<String>
 
+    /// Tokenizes and tags a text.
+    /// - Parameters:
+    ///   - text: a French text (straight or typographic apostrophes).
+    ///   - lexicon: the Lexique 3.83 rows of each form.
+    ///   - names: first names the text may contain (`Léa`, `Jules`): proper nouns wherever they
+    ///     stand, even at the start of a sentence; stored normalized (lower case).
     public init(_ text: String, lexicon: some WordLookup, names: Set<String> = []) {
         self.init(tokenized: Tokenizer.tokenize(text), lexicon: lexicon, names: names)
     }
 
+    /// Tags an already tokenized text.
+    /// - Parameters:
+    ///   - tokenized: the output of `Tokenizer.tokenize(_:)`.
+    ///   - lexicon: the Lexique 3.83 rows of each form.
+    ///   - names: first names the text may contain, as for `init(_:lexicon:names:)`.
     public init(tokenized: TokenizedText, lexicon: some WordLookup, names: Set<String> = []) {
         self.text = tokenized
         self.names = Set(names.map { Tokenizer.normalize($0) })
@@ -60,6 +77,11 @@ public struct TextAnalysis: Sendable {
     }
 
     /// Index of the previous word token before `index`, skipping the words in `skipping`.
+    /// - Parameters:
+    ///   - index: an index into `tagged`.
+    ///   - skipping: normalized forms to pass over (e.g. `FrenchWords.negationsAndObjectPronouns`).
+    /// - Returns: an index into `tagged` (a word or a number token), or `nil` when punctuation or
+    ///   the start of the text comes first.
     public func previousWord(before index: Int, skipping: Set<String> = []) -> Int? {
         var k = index - 1
         while k >= 0 {
@@ -72,6 +94,11 @@ public struct TextAnalysis: Sendable {
     }
 
     /// Index of the next word token after `index`, skipping the words in `skipping`.
+    /// - Parameters:
+    ///   - index: an index into `tagged`.
+    ///   - skipping: normalized forms to pass over.
+    /// - Returns: an index into `tagged` (a word or a number token), or `nil` when punctuation or
+    ///   the end of the text comes first.
     public func nextWord(after index: Int, skipping: Set<String> = []) -> Int? {
         var k = index + 1
         while k < tagged.count {
@@ -86,31 +113,45 @@ public struct TextAnalysis: Sendable {
 
 /// Closed word lists used by the tagger and the trap rules (French grammar, not data).
 public enum FrenchWords {
+    /// Subject personal pronouns, normalized (lower case, straight apostrophe: `j'`). `nous` and
+    /// `vous` are also object pronouns.
     public static let subjectPronouns: Set<String> = ["je", "j'", "tu", "il", "elle", "on", "nous", "vous", "ils", "elles"]
+    /// Object and reflexive pronouns placed before the verb (`il la mange`, `je m'habille`,
+    /// `elle en veut`); `le`, `la`, `les`, `l'`, `leur` are also determiners.
     public static let objectPronouns: Set<String> = [
         "me", "m'", "te", "t'", "se", "s'", "le", "la", "les", "l'", "lui", "leur", "y", "en", "nous", "vous",
     ]
+    /// The first part of a negation: `ne`, `n'`.
     public static let negations: Set<String> = ["ne", "n'"]
     /// What may stand between a subject and its verb: ne, n' and the object pronouns.
     public static let negationsAndObjectPronouns = negations.union(objectPronouns)
+    /// Definite and indefinite articles, with the contracted forms `du`, `au`, `aux`.
     public static let articles: Set<String> = ["le", "la", "les", "l'", "un", "une", "des", "du", "au", "aux"]
+    /// Possessive determiners (`mon` ... `leurs`).
     public static let possessives: Set<String> = [
         "mon", "ton", "son", "ma", "ta", "sa", "mes", "tes", "ses", "notre", "votre", "nos", "vos", "leur", "leurs",
     ]
+    /// Demonstrative determiners: `ce`, `cet`, `cette`, `ces`.
     public static let demonstratives: Set<String> = ["ce", "cet", "cette", "ces"]
+    /// Indefinite and interrogative determiners (`quelques`, `chaque`, `aucun`, `quel`...).
     public static let otherDeterminers: Set<String> = ["quelques", "plusieurs", "chaque", "aucun", "aucune", "quel", "quelle", "quels", "quelles"]
+    /// Every determiner of the lists above: articles, possessives, demonstratives and the others.
     public static let determiners = articles.union(possessives).union(demonstratives).union(otherDeterminers)
+    /// Common prepositions, with the elided `d'` and `jusqu'`.
     public static let prepositions: Set<String> = [
         "à", "de", "d'", "pour", "sans", "par", "en", "avec", "dans", "sur", "sous", "chez", "vers",
         "avant", "après", "pendant", "entre", "contre", "depuis", "jusqu'", "derrière", "devant", "près",
     ]
+    /// Coordinating and common subordinating conjunctions (`et`, `mais`, `que`, `quand`, `si`...).
     public static let conjunctions: Set<String> = ["et", "ou", "mais", "donc", "or", "ni", "car", "que", "qu'", "quand", "comme", "si", "puis"]
     /// Adverbs that may stand between an auxiliary and its participle, or a verb and an attribute.
     public static let innerAdverbs: Set<String> = [
         "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toujours", "jamais", "encore", "très", "si", "trop",
         "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite",
     ]
+    /// Day names, written in lower case in French (`lundi`, not `Lundi`, inside a sentence).
     public static let days: Set<String> = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+    /// Month names, written in lower case in French (`en septembre`).
     public static let months: Set<String> = [
         "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",
     ]
@@ -376,16 +417,25 @@ extension Lexicon: WordLookup {}
 /// checks thousands of texts decodes each word once. Thread-safe; holds at most `limit` forms
 /// (then looks up without keeping).
 public final class CachedLookup: WordLookup, @unchecked Sendable {
+    /// The lookup asked on a miss (usually the mapped Lexique 3.83 ``Lexicon``).
     public let base: any WordLookup
+    /// The most forms the memo keeps (a count of distinct `word` strings, not bytes).
     public let limit: Int
     private let lock = NSLock()
     private var memo: [String: [LexicalEntry]] = [:]
 
+    /// - Parameters:
+    ///   - base: the lookup to memoize.
+    ///   - limit: the most forms kept (100,000 by default); later misses are looked up unkept.
     public init(_ base: any WordLookup, limit: Int = 100_000) {
         self.base = base
         self.limit = limit
     }
 
+    /// The rows of `word` from the memo, or from `base` (then kept while under `limit`).
+    /// - Parameters:
+    ///   - word: a written form, as passed to `base` (no normalization here).
+    /// - Returns: `base.entries(for: word)`; empty when the form is unknown.
     public func entries(for word: String) -> [LexicalEntry] {
         lock.lock()
         if let known = memo[word] {

@@ -5,6 +5,7 @@ import Foundation
 /// Offsets are Unicode scalar offsets into the original text (the same unit as Grammalecte's
 /// `nStart`/`nEnd`, which are Python code-point indexes), half-open.
 public struct Token: Sendable, Hashable {
+    /// What a token is: a word, a number or a punctuation mark (spaces are not tokens).
     public enum Kind: Sendable, Hashable {
         /// Letters, possibly with inner hyphens (`peut-être`, `week-end`) or an inner apostrophe
         /// that is not an elision (`aujourd'hui`, `quelqu'un`); an elided form (`l'`, `qu'`) is a
@@ -16,6 +17,7 @@ public struct Token: Sendable, Hashable {
         case punctuation
     }
 
+    /// Word, number or punctuation.
     public var kind: Kind
     /// The token as written (typographic apostrophes kept).
     public var text: String
@@ -23,6 +25,7 @@ public struct Token: Sendable, Hashable {
     public var normalized: String
     /// Unicode scalar offsets in the text, half-open.
     public var start: Int
+    /// End of the token: a Unicode scalar offset, exclusive.
     public var end: Int
 
     /// A word ending with an apostrophe: `l'`, `d'`, `qu'`, `jusqu'`...
@@ -45,6 +48,7 @@ public struct Token: Sendable, Hashable {
 public struct TokenizedText: Sendable {
     /// The text as given.
     public let text: String
+    /// Every token in text order (whitespace is not tokenized).
     public let tokens: [Token]
     /// Each sentence as a range of indexes into `tokens` (closing quotes after the final mark
     /// belong to the sentence).
@@ -55,16 +59,27 @@ public struct TokenizedText: Sendable {
     public var wordCount: Int { tokens.reduce(0) { $0 + ($1.countsAsWord ? 1 : 0) } }
 
     /// Words of one sentence, counted as `wordCount`.
+    /// - Parameters:
+    ///   - index: an index into `sentences` (traps when out of range).
+    /// - Returns: the sentence's length in words (DOMAIN.md §2 count).
     public func wordCount(ofSentence index: Int) -> Int {
         tokens[sentences[index]].reduce(0) { $0 + ($1.countsAsWord ? 1 : 0) }
     }
 
     /// The index of the sentence holding token `index`.
+    /// - Parameters:
+    ///   - index: an index into `tokens`.
+    /// - Returns: an index into `sentences`, or `nil` when no sentence holds the token.
     public func sentenceIndex(ofToken index: Int) -> Int? {
         sentences.firstIndex { $0.contains(index) }
     }
 
     /// The text between two scalar offsets.
+    /// - Parameters:
+    ///   - start: a Unicode scalar offset into `text`, inclusive (e.g. a token's `start`).
+    ///   - end: a Unicode scalar offset, exclusive, with `start <= end <= text.unicodeScalars.count`
+    ///     (traps otherwise).
+    /// - Returns: the scalars `start..<end` of `text`, as written.
     public func substring(from start: Int, to end: Int) -> String {
         let scalars = text.unicodeScalars
         let a = scalars.index(scalars.startIndex, offsetBy: start)
@@ -97,6 +112,8 @@ public enum Tokenizer {
 
     /// Tokenizes `text`.
     /// - Returns: tokens with scalar offsets, and sentences as token index ranges.
+    /// - Parameters:
+    ///   - text: any French text (straight or typographic apostrophes, any line breaks).
     public static func tokenize(_ text: String) -> TokenizedText {
         let view = text.unicodeScalars
         let scalars = Array(view)
@@ -230,6 +247,10 @@ public enum Tokenizer {
     }
 
     /// Lower case, `’`/`ʼ` → `'`, non-breaking and Unicode hyphens → `-`, NFC.
+    /// - Parameters:
+    ///   - raw: a token or a word as written (`L’école`, `Peut‑être`).
+    /// - Returns: the form used for every lookup and comparison (`l'école`, `peut-être`); `raw`
+    ///   itself when it is already plain ASCII lower case.
     public static func normalize(_ raw: String) -> String {
         var plain = true  // ASCII lower case, no apostrophe or hyphen to map: returned as is
         var needsComposition = false

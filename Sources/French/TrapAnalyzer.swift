@@ -3,9 +3,11 @@ import Foundation
 
 /// A place in a correct text where a child can make the mistake a skill is about.
 public struct TrapSite: Sendable, Hashable, Codable {
+    /// The skill whose mistake can happen here (DOMAIN.md §1).
     public var skill: SkillID
     /// Unicode scalar offsets in the text, half-open (`c'est` spans both tokens).
     public var start: Int
+    /// End of the site: a Unicode scalar offset, exclusive.
     public var end: Int
     /// The word as written (`.`, `!`, `?` for a final mark).
     public var word: String
@@ -14,6 +16,8 @@ public struct TrapSite: Sendable, Hashable, Codable {
     /// For homophones: the wrong choices a child may write instead (`a` → `["à"]`).
     public var alternatives: [String]
 
+    /// A site of `skill` over the Unicode scalar offsets `start..<end`; `choice` and
+    /// `alternatives` only for homophones (e.g. `choice: "à"`, `alternatives: ["a"]`).
     public init(skill: SkillID, start: Int, end: Int, word: String, choice: String? = nil, alternatives: [String] = []) {
         self.skill = skill
         self.start = start
@@ -29,8 +33,11 @@ public struct TrapSite: Sendable, Hashable, Codable {
 /// readings (`cgram`, `lemme`, `genre`, `nombre`, `infover`, `phon`) and short context windows.
 /// A model is never asked.
 public struct TrapAnalyzer: Sendable {
+    /// The Lexique 3.83 rows the rules read.
     public let lexicon: any WordLookup
 
+    /// - Parameters:
+    ///   - lexicon: the Lexique 3.83 rows of each form (wrap it in ``CachedLookup`` for many texts).
     public init(lexicon: some WordLookup) { self.lexicon = lexicon }
 
     /// Every trap site of every skill, ordered by position then skill.
@@ -38,17 +45,27 @@ public struct TrapAnalyzer: Sendable {
     ///   - text: a French text (straight or typographic apostrophes).
     ///   - names: first names the text may contain (the child's, a friend's): proper nouns even at
     ///     the start of a sentence.
+    /// - Returns: the sites sorted by `start` (Unicode scalar offset), then by skill order.
     public func sites(in text: String, names: Set<String> = []) -> [TrapSite] {
         sites(in: TextAnalysis(text, lexicon: lexicon, names: names))
     }
 
     /// Every trap site of a text written for `child` (the child's first name is a proper noun
     /// wherever it stands), plus the friend's name of the moment if any.
+    /// - Parameters:
+    ///   - text: a French text written for `child`.
+    ///   - child: the child; only the first name is used.
+    ///   - friendName: the friend's first name in the moment phrase (`l'anniversaire de Tom`).
+    /// - Returns: the sites sorted by `start` (Unicode scalar offset), then by skill order.
     public func sites(in text: String, for child: Child, friendName: String? = nil) -> [TrapSite] {
         sites(in: text, names: Set([child.firstName] + (friendName.map { [$0] } ?? [])))
     }
 
     /// Every trap site of an analysed text.
+    /// - Parameters:
+    ///   - analysis: the tagged text (its names already set).
+    ///   - skills: the skills to look for; all fifteen by default.
+    /// - Returns: the sites sorted by `start` (Unicode scalar offset), then by skill order.
     public func sites(in analysis: TextAnalysis, skills: Set<SkillID> = Set(SkillID.allCases)) -> [TrapSite] {
         var out: [TrapSite] = []
         let rules = Rules(a: analysis, lexicon: lexicon)
