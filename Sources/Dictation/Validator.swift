@@ -282,33 +282,39 @@ public final class Validator: @unchecked Sendable {
                 let reflexive = i > 0 && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 1].normalized)
                     || (i > 1 && FrenchWords.negations.contains(t[i - 1].normalized) && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 2].normalized))
                 let etreVerb = t[p].entries.contains { etreVerbs.contains($0.lemma) }
-                for f in t[i].finiteForms {
-                    switch (f.mood, f.tense) {
-                    case (.ind, .pre):
-                        if aux == "avoir" { set.insert(.passeComposeAvoir) } else if etreVerb || reflexive { set.insert(.passeComposeEtre) } else { set.insert(.present) }
-                    case (.ind, .imp):
-                        if aux == "être" && !(etreVerb || reflexive) { set.insert(.imparfait) } else { set.insert(.plusQueParfait) }
-                    default:
-                        set.insert(.other)
+                if aux == "être", !(etreVerb || reflexive) {
+                    // Passive or attribute ("fut appelé", "sera invitée", "était ravie"): the
+                    // tense is être's own.
+                    for f in t[i].finiteForms { set.insert(Validator.simpleTense(f)) }
+                } else {
+                    for f in t[i].finiteForms {
+                        switch (f.mood, f.tense) {
+                        case (.ind, .pre): set.insert(aux == "avoir" ? .passeComposeAvoir : .passeComposeEtre)
+                        case (.ind, .imp): set.insert(.plusQueParfait)
+                        default: set.insert(.other)
+                        }
                     }
                 }
             } else {
-                for f in t[i].finiteForms {
-                    switch (f.mood, f.tense) {
-                    case (.ind, .pre): set.insert(.present)
-                    case (.ind, .imp): set.insert(.imparfait)
-                    case (.ind, .fut): set.insert(.futur)
-                    case (.ind, .pas): set.insert(f.isThirdPerson ? .passeSimple : .other)
-                    case (.cnd, .pre): set.insert(.conditionnel)
-                    case (.imp, _): set.insert(.imperatif)
-                    default: set.insert(.other)
-                    }
-                }
+                for f in t[i].finiteForms { set.insert(Validator.simpleTense(f)) }
             }
             if set.isEmpty { set.insert(.other) }
             out.append((i, set))
         }
         return out
+    }
+
+    /// The school tense of one simple (non-compound) finite reading.
+    static func simpleTense(_ f: VerbForm) -> SchoolTense {
+        switch (f.mood, f.tense) {
+        case (.ind, .pre): .present
+        case (.ind, .imp): .imparfait
+        case (.ind, .fut): .futur
+        case (.ind, .pas): f.isThirdPerson ? .passeSimple : .other
+        case (.cnd, .pre): .conditionnel
+        case (.imp, _): .imperatif
+        default: .other
+        }
     }
 
     /// A verb with an imperative reading that starts its sentence (after an opening quote, a
@@ -438,7 +444,16 @@ public final class Validator: @unchecked Sendable {
             let w = t.normalized
             // Every reading counts, whatever the tagger chose (a capitalised "Tue" mid-sentence is
             // still tuer), except the noun-only homographs: "la neige tombe" is not "une tombe".
-            var hit = t.entries.contains { registers.contains($0.lemma) && !Validator.nounOnlyRegisterWords.contains($0.lemma) }
+            // Lemmas of the readings that fit the word's role ("la fumée" is not fumer; "l'équipe
+            // attaque" is); every reading when the role is unknown (a capitalised "Tue").
+            let rows: [LexicalEntry]
+            switch t.wordClass {
+            case .noun: rows = t.entries.filter { $0.partOfSpeech == .noun }
+            case .adjective: rows = t.entries.filter { $0.partOfSpeech == .adjective || $0.partOfSpeech.isVerb }
+            case .finiteVerb, .infinitive, .pastParticiple, .presentParticiple: rows = t.entries.filter { $0.partOfSpeech.isVerb }
+            default: rows = t.entries
+            }
+            var hit = (rows.isEmpty ? t.entries : rows).contains { registers.contains($0.lemma) && !Validator.nounOnlyRegisterWords.contains($0.lemma) }
             if registers.contains(w) {
                 hit = hit || !Validator.nounOnlyRegisterWords.contains(w) || t.wordClass == .noun
                     || !t.entries.contains { $0.partOfSpeech.isVerb }
@@ -446,7 +461,9 @@ public final class Validator: @unchecked Sendable {
                 hit = hit || t.wordClass == .noun
             }
             // Hyphenated compounds: any part ("va-t-en-guerre", "Tue-le").
-            if !hit, w.utf8.contains(UInt8(ascii: "-")) {
+            // Parts of a hyphenated word only when it is not a dictionary word ("Tue-le", not
+            // "à tue-tête" or "sang-froid").
+            if !hit, w.utf8.contains(UInt8(ascii: "-")), spelling.analyze(w).isEmpty {
                 hit = w.split(separator: "-").contains { part in
                     let p = String(part)
                     return (registers.contains(p) && !Validator.nounOnlyRegisterWords.contains(p))
@@ -531,23 +548,30 @@ public final class Validator: @unchecked Sendable {
         let child = gender == .feminine ? "une fille" : "un garçon"
         var seen = Set<String>()
         for i in occurrences {
+            // Only where the name is the subject: "Le frère de Léa est venu" agrees with frère.
+            if i > 0, a.tagged[i - 1].wordClass == .preposition || ["de", "d'", "à", "avec", "pour", "chez", "sans", "par"].contains(a.tagged[i - 1].normalized) {
+                continue
+            }
             guard let (j, verb) = agreementTarget(a, after: i) else { continue }
             if a.tagged[j].wordClass == .determiner {
                 // "Tom est une bonne amie", "Léa est le meilleur": a noun or adjective that has a
                 // form of the child's gender ("ami", "meilleure"); "une star" has none and passes.
                 var k = j + 1
                 var group = [a.tagged[j].token.text]
-                var wrong = false
+                var words: [TaggedToken] = []
                 while k < a.tagged.count, k <= j + 3, a.tagged[k].wordClass == .adjective || a.tagged[k].wordClass == .noun {
-                    let w = a.tagged[k]
-                    group.append(w.token.text)
-                    let rows = w.entries.filter { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
-                    if !rows.isEmpty, !rows.contains(where: { $0.gender == nil || $0.gender == gender }),
-                       agreed(w.token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) != nil {
-                        wrong = true
-                    }
-                    if w.wordClass == .noun { break }
+                    words.append(a.tagged[k])
+                    group.append(a.tagged[k].token.text)
+                    if a.tagged[k].wordClass == .noun { break }
                     k += 1
+                }
+                // The noun decides when there is one ("un vrai poisson" is right for Léa);
+                // adjectives only when they stand alone ("la meilleure").
+                let deciding = words.contains { $0.wordClass == .noun } ? words.filter { $0.wordClass == .noun } : words
+                let wrong = deciding.contains { w in
+                    let rows = w.entries.filter { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
+                    return !rows.isEmpty && !rows.contains(where: { $0.gender == nil || $0.gender == gender })
+                        && agreed(w.token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) != nil
                 }
                 let phrase = shown(group.joined(separator: " "))
                 if wrong, !seen.contains(phrase) {
@@ -581,14 +605,15 @@ public final class Validator: @unchecked Sendable {
     func agreementTarget(_ a: TextAnalysis, after i: Int) -> (Int, String)? {
         let t = a.tagged
         var k = i + 1
-        while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se"].contains(t[k].normalized) {
+        while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se", "qui"].contains(t[k].normalized) {
             k += 1
         }
         guard k < t.count, t[k].wordClass == .finiteVerb,
               t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
         k += 1
         while k < t.count, t[k].token.kind == .word,
-              Validator.attributeSkips.contains(t[k].normalized) || t[k].wordClass == .adverb {
+              Validator.attributeSkips.contains(t[k].normalized) || t[k].wordClass == .adverb
+                || (t[k].normalized == "un" && k + 1 < t.count && t[k + 1].normalized == "peu") {
             k += 1
         }
         guard k < t.count, t[k].token.kind == .word else { return nil }
@@ -603,7 +628,7 @@ public final class Validator: @unchecked Sendable {
 
     static let attributeSkips: Set<String> = [
         "ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "toute", "toutes", "tous",
-        "aussi", "encore", "déjà", "vite", "jamais", "souvent", "un", "peu",
+        "aussi", "encore", "déjà", "vite", "jamais", "souvent", "peu",
     ]
 
     /// The form of `word` for `gender` with the same lemma, when the lexicon has it (partie ↔
@@ -656,15 +681,24 @@ public final class Validator: @unchecked Sendable {
         if m.friendName == nil, restWords.count >= 3, ["de", "du", "d'", "des"].contains(restWords[1]) { tail = restWords.last }
         let mentioned = exact || words.contains(head) || tail.map(words.contains) == true
         if !exact, restWords.first == head, restWords.count >= 2 {
-            // Another moment with the same head noun: "cours de danse" for "cours de judo".
-            let t = a.tagged.filter { $0.token.kind == .word }
-            for j in words.indices where words[j] == head && j + 1 < words.count {
+            // Another moment with the same head noun: "cours de danse" for "cours de judo". Read
+            // on the tokens themselves, so a sentence end stops it ("son anniversaire. D'abord"),
+            // and only a noun that is not a day, a month or an hour makes another moment ("le
+            // match de samedi", "la séance de quatorze heures" are this one).
+            let t = a.tagged
+            let times: Set<String> = ["heure", "heures", "matin", "soir", "midi", "minuit", "après-midi", "semaine", "jour", "fin", "année", "début"]
+            func isOtherComplement(_ k: Int) -> Bool {
+                k < t.count && t[k].wordClass == .noun && !FrenchWords.days.contains(t[k].normalized)
+                    && !FrenchWords.months.contains(t[k].normalized) && !times.contains(t[k].normalized)
+            }
+            for j in t.indices where t[j].normalized == head && j + 1 < t.count {
                 var other: String?
                 if ["de", "du", "d'", "des"].contains(restWords[1]) {
-                    if ["de", "du", "d'", "des"].contains(words[j + 1]), j + 2 < words.count, words[j + 2] != restWords[2] {
-                        other = [t[j].token.text, t[j + 1].token.text, t[j + 2].token.text].joined(separator: " ").replacingOccurrences(of: "' ", with: "'")
+                    if ["de", "du", "d'", "des"].contains(t[j + 1].normalized), j + 2 < t.count, t[j + 2].normalized != restWords[2],
+                       isOtherComplement(j + 2) {
+                        other = t[j].token.text + " " + t[j + 1].token.text + (t[j + 1].token.isElided ? "" : " ") + t[j + 2].token.text
                     }
-                } else if t[j + 1].wordClass == .noun, words[j + 1] != restWords[1] {
+                } else if isOtherComplement(j + 1), t[j + 1].normalized != restWords[1] {
                     other = t[j].token.text + " " + t[j + 1].token.text
                 }
                 if let other {
@@ -770,9 +804,9 @@ public final class Validator: @unchecked Sendable {
             for i in s where t[i].token.kind == .word {
                 let text = t[i].token.text
                 let letters = text.unicodeScalars.filter { $0.properties.isAlphabetic }
-                if letters.count >= 2, letters.allSatisfy({ $0.properties.isUppercase }) {
+                if letters.count >= 2, letters.allSatisfy({ $0.properties.isUppercase }), !["CP", "CE", "CM"].contains(text) {
                     if !shouting.contains(text) { shouting.append(shown(text)) }
-                } else if i != first, t[i].token.isCapitalized, !names.contains(t[i].normalized),
+                } else if i != first, t[i].token.isCapitalized, !names.contains(t[i].normalized), !["CP", "CE", "CM"].contains(text),
                           !(i > 0 && ["«", "\"", "“", ":", "—", "–"].contains(t[i - 1].token.text)),
                           FrenchWords.determiners.contains(t[i].normalized) || FrenchWords.subjectPronouns.contains(t[i].normalized)
                             || FrenchWords.prepositions.contains(t[i].normalized) || FrenchWords.days.contains(t[i].normalized)
@@ -865,14 +899,27 @@ public final class Validator: @unchecked Sendable {
             if w == "peu", subjectBefore, next.wordClass == .infinitive || next.entries.contains(where: { $0.verbForms.contains { $0.mood == .inf } }) {
                 add("« \(t[i - 1].token.text) peu \(next.token.text) » : c'est le verbe pouvoir, « peut ».")
             }
-            if w == "ni", subjectBefore {
+            if w == "ni", subjectBefore, next.entries.contains(where: { $0.partOfSpeech.isVerb }), next.wordClass != .determiner,
+               next.wordClass != .properNoun, next.wordClass != .noun {
                 add("« \(t[i - 1].token.text) ni » : écris « n'y ».")
             }
             if w == "la", next.token.kind == .punctuation || next.normalized == "longtemps", i > 0, t[i - 1].token.kind == .word,
                t[i - 1].wordClass != .subjectPronoun {
                 add("« la » seul, sans nom après, désigne un lieu : écris « là ».")
             }
-            if w == "ça", weight(next.entries.filter { $0.partOfSpeech == .noun }) > 2 * weight(next.entries.filter { $0.partOfSpeech.isVerb }) {
+            if (w == "à" || w == "de"), ["le", "les"].contains(next.normalized), next.wordClass == .determiner, i + 2 < t.count,
+               t[i + 2].wordClass == .noun || t[i + 2].wordClass == .adjective {
+                let right = w == "à" ? (next.normalized == "le" ? "au" : "aux") : (next.normalized == "le" ? "du" : "des")
+                add("« \(t[i].token.text) \(next.token.text) \(shown(t[i + 2].token.text)) » : écris « \(right) \(shown(t[i + 2].token.text)) ».")
+            }
+            if w == "a", i > 0, [.pastParticiple, .infinitive].contains(t[i - 1].wordClass), next.wordClass == .determiner {
+                add("« \(t[i - 1].token.text) a \(next.token.text) » : ici c'est la préposition « à ».")
+            }
+            if w == "ce", next.normalized == "sont" || next.normalized == "est", i + 2 < t.count, t[i + 2].wordClass == .pastParticiple,
+               t[i + 2].entries.contains(where: { $0.partOfSpeech.isVerb && !etreVerbs.contains($0.lemma) }) {
+                add("« ce \(next.token.text) \(shown(t[i + 2].token.text)) » : c'est le pronom « se » (se \(next.token.text) \(shown(t[i + 2].token.text))).")
+            }
+            if w == "ça", next.wordClass == .noun, weight(next.entries.filter { $0.partOfSpeech == .noun }) > 2 * weight(next.entries.filter { $0.partOfSpeech.isVerb }) {
                 add("« ça \(shown(next.token.text)) » : devant un nom, c'est le déterminant « sa ».")
             }
             // A subject pronoun and a verb of another person ("nous a nagé").

@@ -230,17 +230,27 @@ struct Tagger {
         let subjectSlot = previousSkipping(before, from: i, skip: FrenchWords.negationsAndObjectPronouns)
 
         // Closed classes first.
+        // "derrière elle", "avec eux", "sauf elle": a stressed pronoun, not a subject.
+        if ["elle", "elles", "nous", "vous"].contains(w), let p = prev, p.wordClass == .preposition || p.normalized == "sauf" {
+            return make(.objectPronoun, [])
+        }
         if FrenchWords.subjectPronouns.contains(w), !(w == "nous" || w == "vous") || isSubjectPosition(before, i) {
             return make(.subjectPronoun, entries.filter { $0.partOfSpeech == .personalPronoun })
         }
         if w == "c'" || (w == "ce" && nextIsEtre(i)) { return make(.subjectPronoun, []) }
         if FrenchWords.negations.contains(w) { return make(.negation, []) }
+        // Second parts of a negation are adverbs ("n'a plus faim" is not plaire's participle).
+        if ["pas", "plus", "jamais", "rien", "point", "guère"].contains(w) {
+            return make(.adverb, entries.filter { $0.partOfSpeech == .adverb })
+        }
         if ["le", "la", "les", "l'"].contains(w) {
             // Object pronoun between a subject (or ne) and a verb: "il la mange", "je l'aime".
             if let p = prev, p.wordClass == .subjectPronoun || p.wordClass == .negation || p.wordClass == .objectPronoun,
                nextHasVerbReading(i) {
                 return make(.objectPronoun, [])
             }
+            // "Son professeur l'a pris", "Papa les a mis": before a word that is mostly a verb.
+            if let p = prev, p.wordClass == .noun || p.wordClass == .properNoun, nextIsMostlyVerb(i) { return make(.objectPronoun, []) }
             return make(.determiner, [])
         }
         if ["me", "m'", "te", "t'", "se", "s'", "lui", "y", "en"].contains(w), w != "en" || nextHasVerbReading(i) {
@@ -254,6 +264,7 @@ struct Tagger {
         }
         if w == "leur" {
             if let p = prev, p.wordClass == .subjectPronoun || p.wordClass == .negation { return make(.objectPronoun, []) }
+            if let p = prev, p.wordClass == .noun || p.wordClass == .properNoun, nextIsMostlyVerb(i) { return make(.objectPronoun, []) }
             return make(.determiner, [])
         }
         if w == "son", let p = prev, p.wordClass == .determiner {
@@ -339,9 +350,9 @@ struct Tagger {
     func nextIsNoun(_ i: Int) -> Bool {
         guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
         let rows = lookup(text.tokens[i + 1].normalized)
-        let finite = rows.contains {
-            $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && max($0.formFrequencyBooks, $0.formFrequencyFilms) >= 1
-        }
+        func weight(_ r: [LexicalEntry]) -> Float { r.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
+        let verbWeight = weight(rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) })
+        let finite = verbWeight >= 1 && verbWeight >= 0.5 * weight(rows.filter { $0.partOfSpeech == .noun })
         // "ses amies nage." : a word that can be a verb and ends the clause is the verb.
         if finite, i + 2 >= text.tokens.count || text.tokens[i + 2].kind == .punctuation { return false }
         return rows.contains { $0.partOfSpeech == .noun } && !rows.contains { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && $0.formFrequencyBooks > 50 }
@@ -384,6 +395,15 @@ struct Tagger {
         guard i + 1 < text.tokens.count else { return false }
         let n = text.tokens[i + 1].normalized
         return lexicon.entries(for: n).contains { $0.lemma == "être" && $0.partOfSpeech.isVerb }
+    }
+
+    /// The next word's verb readings outweigh its other readings (form frequencies): "a", "mange".
+    func nextIsMostlyVerb(_ i: Int) -> Bool {
+        guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
+        let rows = lookup(text.tokens[i + 1].normalized)
+        func weight(_ r: [LexicalEntry]) -> Float { r.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
+        let verb = weight(rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) })
+        return verb > 0 && verb > weight(rows.filter { !$0.partOfSpeech.isVerb })
     }
 
     func nextHasVerbReading(_ i: Int) -> Bool {

@@ -311,6 +311,12 @@ insulte	chier
 alcool_tabac_drogue	whisky
 alcool_tabac_drogue	vodka
 argent_conflit	divorcer
+alcool_tabac_drogue	cigare
+alcool_tabac_drogue	cigares
+mort	mortel
+mort	mortelle
+mort	mortels
+mort	mortelles
 
 """#
 }

@@ -306,4 +306,45 @@ enum TestValidator {
             #expect(f.isEmpty, "\(text): \(f)")
         }
     }
+
+    /// Correct sentences the second review saw rejected: (grade, sentence, step that must stay quiet).
+    @Test(arguments: [
+        (Grade.cm1, "Inès fut surprise et son frère en fut ravi.", ValidationStep.temps),
+        (.cm2, "Quand son nom fut appelé, Léa se leva.", .temps),
+        (.cp, "Adam n'a plus faim.", .temps),
+        (.ce1, "Il n'y a plus de gâteau.", .temps),
+        (.ce1, "Son professeur l'a pris en photo.", .temps),
+        (.ce2, "Le professeur leur a appris une prise.", .temps),
+        (.ce1, "Papa les a mis dans le sac.", .temps),
+        (.ce1, "Quel beau but !", .temps),
+        (.ce2, "Le frère de Léa est venu aussi.", .prenom),
+        (.ce2, "Les parents de Léa sont contents.", .prenom),
+        (.cp, "Léa est un vrai poisson !", .prenom),
+        (.ce2, "La plupart des enfants nagent parce que l'eau est chaude.", .vocabulaire),
+        (.ce1, "« Ça y est, je sais ! » dit Léa.", .orthographeGrammaire),
+        (.ce1, "Ni Léa ni ses copains n'ont peur.", .orthographeGrammaire),
+        (.cm1, "Les spectateurs qui étaient derrière elle se mirent à rire.", .orthographeGrammaire),
+        (.cp, "Ses amis chantent à tue-tête.", .registre),
+        (.cm1, "La fumée leur piquait les yeux.", .registre),
+        (.ce1, "Léa est en CE1.", .orthographeGrammaire),
+        (.cm2, "Léa aime les vacances de Pâques.", .vocabulaire),
+    ])
+    func correctSentencesFromTheSecondReview(_ grade: Grade, _ text: String, _ step: ValidationStep) throws {
+        let f = try findings(text, grade: grade).filter { $0.step == step }
+        #expect(f.isEmpty, "\(text): \(f)")
+    }
+
+    @Test func momentComplementsThatAreTimesOrAcrossASentenceEnd() throws {
+        let anniv = MomentPhrase(phrase: "l'anniversaire de Tom", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "anniversaire"), friendName: "Tom")
+        #expect(try !fails("C'est son anniversaire. D'abord, Léa a soufflé les bougies.", .moment, moment: anniv))
+        let match = MomentPhrase(phrase: "le match de foot", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "match"))
+        #expect(try !fails("Le match de samedi était super.", .moment, moment: match))
+        #expect(try fails("Le match de tennis était super.", .moment, moment: match))
+    }
+
+    @Test(arguments: ["Léa est allée a la piscine.", "Elle a parlé de les pommes.", "Les enfants ce sont régalés.", "C'est Léa qui est rentré."])
+    func wrongPassesFromTheSecondReview(_ text: String) throws {
+        let f = try findings(text).filter { $0.step == .orthographeGrammaire || $0.step == .prenom }
+        #expect(!f.isEmpty, "\(text)")
+    }
 }
