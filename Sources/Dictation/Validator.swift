@@ -644,6 +644,8 @@ public final class Validator: @unchecked Sendable {
             swap("es", "s"); swap("e", ""); swap("euse", "eux"); swap("ce", "x"); swap("ve", "f"); swap("ère", "er")
             swap("elle", "el"); swap("ille", "il"); swap("onne", "on"); swap("enne", "en"); swap("ette", "et"); swap("che", "c"); swap("se", "s")
         }
+        // Lexique's lemma is the masculine singular: "copine" → copain.
+        if gender == .masculine { candidates += lemmas.sorted() }
         let number = lexicon.entries(for: w).first { lemmas.contains($0.lemma) }?.number
         return candidates.first { c in
             lexicon.entries(for: c).contains { lemmas.contains($0.lemma) && $0.gender == gender && ($0.number == nil || number == nil || $0.number == number) }
