@@ -128,7 +128,14 @@ public final class Validator: @unchecked Sendable {
     public func check(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
         var results = batch.map { deterministicFindings($0.0, plan: $0.1) }
         let grammarFindings = grammarCheck(batch)
-        for i in results.indices { results[i] += grammarFindings[i] }
+        for i in results.indices {
+            // An agreement with the name is reported once, by `prenom`, in dictee's words.
+            let named = results[i].filter { $0.step == .prenom }.map(\.message)
+            results[i] += grammarFindings[i].filter { finding in
+                guard let word = Validator.quotedWord(finding.message) else { return true }
+                return !named.contains { $0.contains("« \(word) »") || $0.contains(" \(word) »") }
+            }
+        }
         return results
     }
 
@@ -237,7 +244,7 @@ public final class Validator: @unchecked Sendable {
         let list = rare.map { "« \($0) »" }.joined(separator: ", ")
         let s = rare.count > 1
         return [Finding(step: .vocabulaire, message:
-            "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les" : "remplace-le") par des mots plus courants.")]
+            "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant").")]
     }
 
     // MARK: 2. temps
@@ -388,7 +395,11 @@ public final class Validator: @unchecked Sendable {
                 }
             }
         }
-        let allowed = SchoolTense.allCases.filter { norms.tenses.contains($0) }.map(\.withPreposition)
+        var allowed = SchoolTense.allCases.filter { norms.tenses.contains($0) }.map(\.withPreposition)
+        if norms.tenses.isSuperset(of: [.passeComposeAvoir, .passeComposeEtre]) {
+            allowed.removeAll { $0 == SchoolTense.passeComposeEtre.withPreposition }
+            allowed = allowed.map { $0 == SchoolTense.passeComposeAvoir.withPreposition ? "au passé composé (avec avoir ou être)" : $0 }
+        }
         let allowedText = allowed.count == 1 ? allowed[0] : allowed.dropLast().joined(separator: ", ") + " ou \(allowed.last!)"
         var out = order.map { tense -> Finding in
             let verbs = byTense[tense]!.map { "« \($0) »" }.joined(separator: ", ")
@@ -959,6 +970,12 @@ public final class Validator: @unchecked Sendable {
             }
         }
         return out
+    }
+
+    /// The first word quoted in a Grammalecte finding ("Grammalecte signale « allé » : ...").
+    static func quotedWord(_ message: String) -> String? {
+        guard message.hasPrefix("Grammalecte signale « "), let end = message.range(of: " » :") else { return nil }
+        return String(message[message.index(message.startIndex, offsetBy: 22)..<end.lowerBound])
     }
 
     /// Grammalecte on every draft of the batch (one child process), the child's name replaced by

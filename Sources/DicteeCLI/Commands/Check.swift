@@ -40,6 +40,11 @@ extension Dictee {
               --gender f|m     the child's gender (instead of the stored child's)
               --json           {"passed": bool, "findings": [{"step": id, "message": string}]}
 
+            exit status: 0 every step passes, 1 a step fails, 64 usage (unknown child, moment or
+            skill, a skill not taught at the grade), 65 unreadable, non-UTF-8 or over-100-KB text,
+            69 the Lexique table (Data/lexique-3.83.bin, or $DICTEE_LEXICON) or the French
+            dictionary is missing.
+
             example:
               dictee check --child Léa --moment "la sortie piscine" --skills homophones_a_a texte.txt
 
@@ -202,7 +207,7 @@ extension Dictee {
         let output = context.output
         guard let url = Lexicon.locate(environment: context.environment, executable: Bundle.main.executableURL) else {
             output.error("the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)")
-            output.hint("run Scripts/setup, or set DICTEE_LEXICON to the file")
+            output.hint("run Scripts/setup in the checkout, set DICTEE_LEXICON to the file, or copy it to ~/.local/share/dictee/lexique-3.83.bin")
             return .failure(.unavailable)
         }
         let lexicon: Lexicon
