@@ -102,6 +102,9 @@ public struct DictationPlan: Sendable, Hashable {
     /// Words given to the child before the dictation besides the moment's and the name (the
     /// family words of `Vocabulary.familyWords` are always given).
     public var givenWords: [String]
+    /// Trap sites wanted per sentence, all targets together (the planner's density; 1.0 for a
+    /// first text). `sitesPerTarget` is derived from it by the planner.
+    public var density: Double = 1.0
 
     /// The child's grade.
     public var grade: Grade { child.grade }
