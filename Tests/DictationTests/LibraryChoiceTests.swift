@@ -1,0 +1,38 @@
+import DicteeCore
+import Testing
+@testable import Dictation
+
+/// Serving a library text for a plan: the path of the cards before a model, and of the fallback.
+@Suite struct LibraryChoiceTests {
+    static let piscine = MomentPhrase(phrase: "la sortie piscine", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "sortie"))
+
+    @Test func theTextSharingTheMostTargetsIsServedValidated() throws {
+        let library = try Library.bundled()
+        let validator = try TestValidator.shared()
+        let child = Child(firstName: "Inès", gender: .feminine, grade: .ce2)
+        let plan = DictationPlan(child: child, moment: Self.piscine, targets: [.accordPPEtre, .homophonesAA])
+        let served = try #require(library.serving(for: plan, validator: validator))
+        #expect(served.text.grade == .ce2)
+        #expect(served.text.fits(library.kinds(of: "la sortie piscine")))
+        let best = library.texts(for: .ce2, fitting: "la sortie piscine").map { $0.skills.filter(plan.targets.contains).count }.max()
+        #expect(served.text.skills.filter(plan.targets.contains).count == best)
+        #expect(served.draft.text.contains("Inès") && served.draft.text.contains("sortie piscine"))
+        #expect(validator.check(served.draft, plan: served.plan).isEmpty)
+        // A text seen lately comes last: the next serving is another text.
+        let next = try #require(library.serving(for: plan, validator: validator, recentlyUsed: [served.text.id]))
+        #expect(next.text.id != served.text.id)
+    }
+
+    @Test func everyGradeAndPhraseHasAServing() throws {
+        let library = try Library.bundled()
+        let validator = try TestValidator.shared()
+        for grade in Grade.allCases {
+            let child = Child(firstName: "Hugo", gender: .masculine, grade: grade)
+            for m in ["la sortie piscine", "le cours de judo", "les vacances", "l'anniversaire", "la fête de l'école"] {
+                let grammar = try #require(LibraryValidationTests.phrases.first { $0.phrase == m }?.grammar)
+                let plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
+                #expect(library.serving(for: plan, validator: validator) != nil, "\(grade.rawValue) \(m)")
+            }
+        }
+    }
+}
