@@ -174,8 +174,7 @@ import Testing
     }
 
     @Test func garbageOutputIsUnreadable() throws {
-        let script = try FakeExecutable("echo 'this is not JSON'")
-        defer { script.remove() }
+        let script = FakeExecutable("garbage")
         let error = #expect(throws: GrammarCheckerError.self) {
             try GrammarChecker(executable: script.url).check(["Il fait beau."])
         }
@@ -183,8 +182,7 @@ import Testing
     }
 
     @Test func outputForOtherParagraphsIsUnreadable() throws {
-        let script = try FakeExecutable(#"echo '{"data": [{"iParagraph": 2, "lGrammarErrors": [], "lSpellingErrors": []}]}'"#)
-        defer { script.remove() }
+        let script = FakeExecutable("other-paragraph")
         let error = #expect(throws: GrammarCheckerError.self) {
             try GrammarChecker(executable: script.url).check(["Il fait beau."])
         }
@@ -193,8 +191,7 @@ import Testing
 
     @Test func aSlowProcessTimesOutAndIsKilledWithItsChildren() throws {
         // `sleep` runs as a child of the shell and holds the pipes: the whole group must die.
-        let script = try FakeExecutable("sleep 30")
-        defer { script.remove() }
+        let script = FakeExecutable("sleep")
         let started = Date()
         #expect(throws: GrammarCheckerError.timeout(seconds: 0.5)) {
             try GrammarChecker(executable: script.url, timeout: 0.5).check(["Il fait beau."])
@@ -203,8 +200,7 @@ import Testing
     }
 
     @Test func aFailingProcessReportsItsStatusAndFirstErrorLine() throws {
-        let script = try FakeExecutable("echo 'boom' >&2; echo 'second line' >&2; exit 3")
-        defer { script.remove() }
+        let script = FakeExecutable("failing")
         #expect(throws: GrammarCheckerError.failed(status: 3, message: "boom")) {
             try GrammarChecker(executable: script.url).check(["Il fait beau."])
         }
@@ -215,26 +211,20 @@ import Testing
 
     @Test func bigOutputOnBothPipesDoesNotDeadlock() throws {
         // 1 MB on stderr before anything on stdout, then about 150 kB of JSON on stdout.
-        let script = try FakeExecutable("""
-            head -c 1000000 /dev/zero | tr '\\000' x >&2
-            awk 'BEGIN { printf "{\\"data\\": ["; for (i = 1; i <= 2000; i++) \
-            printf "%s{\\"iParagraph\\": %d, \\"lGrammarErrors\\": [], \\"lSpellingErrors\\": []}", (i > 1 ? "," : ""), i; print "]}" }'
-            """)
-        defer { script.remove() }
+        let script = FakeExecutable("big-output")
         let result = try GrammarChecker(executable: script.url, timeout: 20).check(Array(repeating: "x", count: 2000))
         #expect(result.count == 2000 && result.allSatisfy(\.isEmpty))
     }
 }
 
-/// A shell script standing in for grammalecte-cli.
+/// A shell script standing in for grammalecte-cli: a file of `Fixtures/fake-grammalecte/`,
+/// committed rather than written during the run (a script written while another test thread
+/// starts a process can fail to start with ETXTBSY: the child briefly holds the write descriptor).
 struct FakeExecutable {
     let url: URL
 
-    init(_ body: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("fake-grammalecte-\(UUID().uuidString)")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+    init(_ name: String) {
+        url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fake-grammalecte/\(name).sh")
     }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }

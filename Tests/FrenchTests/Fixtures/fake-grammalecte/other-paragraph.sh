@@ -1,0 +1,2 @@
+#!/bin/sh
+echo '{"data": [{"iParagraph": 2, "lGrammarErrors": [], "lSpellingErrors": []}]}'
