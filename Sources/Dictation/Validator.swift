@@ -127,15 +127,9 @@ public final class Validator: @unchecked Sendable {
     /// - Returns: one findings list per draft, in order.
     public func check(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
         var results = batch.map { deterministicFindings($0.0, plan: $0.1) }
-        let grammarFindings = grammarCheck(batch)
-        for i in results.indices {
-            // An agreement with the name is reported once, by `prenom`, in dictee's words.
-            let named = results[i].filter { $0.step == .prenom }.map(\.message)
-            results[i] += grammarFindings[i].filter { finding in
-                guard let word = Validator.quotedWord(finding.message) else { return true }
-                return !named.contains { $0.contains("« \(word) »") || $0.contains(" \(word) »") }
-            }
-        }
+        // An agreement with the name is reported once, by `prenom`, in dictee's words.
+        let grammarFindings = grammarCheck(batch, nameAgreementReported: results.map { $0.contains { $0.step == .prenom } })
+        for i in results.indices { results[i] += grammarFindings[i] }
         return results
     }
 
@@ -192,7 +186,6 @@ public final class Validator: @unchecked Sendable {
 
     static let allStandardGivenWords: Set<String> = standardGivenWords.values.reduce(into: Set<String>()) { $0.formUnion($1) }
 
-    static let elidedForms: Set<String> = ["l'", "d'", "qu'", "c'", "s'", "n'", "j'", "m'", "t'", "jusqu'", "lorsqu'", "puisqu'", "quoiqu'"]
 
     /// The normalized words of a phrase, memoized (moment phrases repeat across drafts).
     func phraseWords(_ phrase: String) -> [String] {
@@ -221,7 +214,7 @@ public final class Validator: @unchecked Sendable {
         return w.split(separator: "-").allSatisfy { part in
             let p = String(part)
             if ["t", "ce", "là", "ci", "il", "elle", "on", "ils", "elles", "je", "tu", "nous", "vous", "moi", "toi"].contains(p) { return true }
-            return lexicon.entries(for: p).contains { max($0.lemmaFrequency, $0.formFrequencyBooks, $0.formFrequencyFilms) >= norms.minimumLemmaFrequency }
+            return lexicon.entries(for: p).contains { max($0.lemmaFrequency, $0.formFrequency) >= norms.minimumLemmaFrequency }
         }
     }
 
@@ -231,11 +224,11 @@ public final class Validator: @unchecked Sendable {
         var rare: [String] = []
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
-            if given.contains(w) || Validator.elidedForms.contains(w) { continue }
+            if given.contains(w) || t.token.isElided { continue }
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
             if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
-            let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequencyBooks, $1.formFrequencyFilms) }
+            let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
             if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
                 if !rare.contains(t.token.text) { rare.append(t.token.text) }
             }
@@ -286,8 +279,8 @@ public final class Validator: @unchecked Sendable {
                 continue
             }
             if let p = participle, let aux = auxLemma {
-                let reflexive = i > 0 && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 1].normalized)
-                    || (i > 1 && FrenchWords.negations.contains(t[i - 1].normalized) && ["s'", "se", "me", "m'", "te", "t'"].contains(t[i - 2].normalized))
+                let reflexive = i > 0 && FrenchWords.reflexivePronouns.contains(t[i - 1].normalized)
+                    || (i > 1 && FrenchWords.negations.contains(t[i - 1].normalized) && FrenchWords.reflexivePronouns.contains(t[i - 2].normalized))
                 let etreVerb = t[p].entries.contains { etreVerbs.contains($0.lemma) }
                 if aux == "être", !(etreVerb || reflexive) {
                     // Passive or attribute ("fut appelé", "sera invitée", "était ravie"): the
@@ -623,7 +616,7 @@ public final class Validator: @unchecked Sendable {
               t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
         k += 1
         while k < t.count, t[k].token.kind == .word,
-              Validator.attributeSkips.contains(t[k].normalized) || t[k].wordClass == .adverb
+              FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .adverb
                 || (t[k].normalized == "un" && k + 1 < t.count && t[k + 1].normalized == "peu") {
             k += 1
         }
@@ -637,10 +630,6 @@ public final class Validator: @unchecked Sendable {
         return (k, verb)
     }
 
-    static let attributeSkips: Set<String> = [
-        "ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "toute", "toutes", "tous",
-        "aussi", "encore", "déjà", "vite", "jamais", "souvent", "peu",
-    ]
 
     /// The form of `word` for `gender` with the same lemma, when the lexicon has it (partie ↔
     /// parti, contente ↔ content, heureuse ↔ heureux, douce ↔ doux); `nil` otherwise.
@@ -825,7 +814,7 @@ public final class Validator: @unchecked Sendable {
                             || FrenchWords.prepositions.contains(t[i].normalized) || FrenchWords.days.contains(t[i].normalized)
                             || FrenchWords.months.contains(t[i].normalized)
                             || (!Validator.capitalisedNouns.contains(t[i].normalized)
-                                && t[i].entries.contains(where: { max($0.formFrequencyBooks, $0.formFrequencyFilms) >= 100 })) {
+                                && t[i].entries.contains(where: { $0.formFrequency >= 100 })) {
                     if !capitalised.contains(text) { capitalised.append(shown(text)) }
                 }
                 if !t[i].token.isElided, letters.count == 1, !["a", "à", "y", "ô", "A", "À", "Y", "Ô"].contains(text), !names.contains(t[i].normalized) {
@@ -903,7 +892,6 @@ public final class Validator: @unchecked Sendable {
                !(i > 0 && t[i - 1].token.kind == .word) {
                 add("« \(t[i].token.text) à \(t[i + 2].token.text) » : ici c'est le verbe avoir, « \(t[i].token.text) a \(t[i + 2].token.text) ».")
             }
-            func weight(_ rows: [LexicalEntry]) -> Float { rows.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
             let clauseStart = i == 0 || t[i - 1].token.kind == .punctuation
             if w == "s'", next.normalized == "est", clauseStart {
                 add("« \(t[i].token.text)\(next.token.text) » sans sujet devant : c'est « c'est ».")
@@ -932,7 +920,7 @@ public final class Validator: @unchecked Sendable {
                t[i + 2].entries.contains(where: { $0.partOfSpeech.isVerb && !etreVerbs.contains($0.lemma) }) {
                 add("« ce \(next.token.text) \(shown(t[i + 2].token.text)) » : c'est le pronom « se » (se \(next.token.text) \(shown(t[i + 2].token.text))).")
             }
-            if w == "ça", next.wordClass == .noun, weight(next.entries.filter { $0.partOfSpeech == .noun }) > 2 * weight(next.entries.filter { $0.partOfSpeech.isVerb }) {
+            if w == "ça", next.wordClass == .noun, next.entries.filter { $0.partOfSpeech == .noun }.weight > 2 * next.entries.filter { $0.partOfSpeech.isVerb }.weight {
                 add("« ça \(shown(next.token.text)) » : devant un nom, c'est le déterminant « sa ».")
             }
             // A subject pronoun and a verb of another person ("nous a nagé").
@@ -972,16 +960,11 @@ public final class Validator: @unchecked Sendable {
         return out
     }
 
-    /// The first word quoted in a Grammalecte finding ("Grammalecte signale « allé » : ...").
-    static func quotedWord(_ message: String) -> String? {
-        guard message.hasPrefix("Grammalecte signale « "), let end = message.range(of: " » :") else { return nil }
-        return String(message[message.index(message.startIndex, offsetBy: 22)..<end.lowerBound])
-    }
-
     /// Grammalecte on every draft of the batch (one child process), the child's name replaced by
     /// a first name of the same gender that Grammalecte knows, so that agreements with the name
-    /// are checked with the child's gender.
-    func grammarCheck(_ batch: [(Draft, DictationPlan)]) -> [[Finding]] {
+    /// are checked with the child's gender. Grammalecte's own name-agreement rule
+    /// (`ppas_nom_propre`) is left out for a draft where `prenom` already reported one.
+    func grammarCheck(_ batch: [(Draft, DictationPlan)], nameAgreementReported: [Bool]) -> [[Finding]] {
         switch grammar {
         case .skippedForBenchmark:
             return batch.map { _ in [] }
@@ -1004,8 +987,9 @@ public final class Validator: @unchecked Sendable {
                 return batch.map { _ in [Finding(step: .orthographeGrammaire, message:
                     "Le correcteur grammatical Grammalecte a échoué (\(error)) : aucun texte ne peut être validé sans lui.")] }
             }
-            return zip(zip(paragraphs, issues), batch).map { pair, item in
-                let (paragraph, list) = pair
+            return batch.indices.map { i in
+                let item = batch[i], paragraph = paragraphs[i]
+                let list = issues[i].filter { !(nameAgreementReported[i] && $0.ruleID.contains("ppas_nom_propre")) }
                 let proxy = GrammarChecker.genderProxy(for: item.1.child.gender)
                 // Messages name the child again, not the stand-in name.
                 func unproxied(_ s: String) -> String { s.replacingOccurrences(of: proxy, with: item.1.child.firstName) }

@@ -46,7 +46,6 @@ public enum SpellCheckerError: Error, CustomStringConvertible, Equatable {
 /// 20 MB).
 public final class SpellChecker: @unchecked Sendable {
     private let handle: OpaquePointer
-    private var lock: NSLock { SpellChecker.processLock }
     /// Serialises every Hunspell call in the process (see the ownership note at the top).
     private static let processLock = NSLock()
     private let encoding: DictionaryEncoding
@@ -149,8 +148,8 @@ public final class SpellChecker: @unchecked Sendable {
     /// - Returns: `true` if the dictionary accepts the token.
     public func accepts(_ word: String) -> Bool {
         guard let bytes = lookupBytes(word) else { return false }
-        lock.lock()
-        defer { lock.unlock() }
+        SpellChecker.processLock.lock()
+        defer { SpellChecker.processLock.unlock() }
         return bytes.withUnsafeBufferPointer { Hunspell_spell(handle, $0.baseAddress) } != 0
     }
 
@@ -166,8 +165,8 @@ public final class SpellChecker: @unchecked Sendable {
     /// - Returns: one string per reading, trimmed; empty if the word is unknown.
     public func analyze(_ word: String) -> [String] {
         guard let bytes = lookupBytes(word) else { return [] }
-        lock.lock()
-        defer { lock.unlock() }
+        SpellChecker.processLock.lock()
+        defer { SpellChecker.processLock.unlock() }
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let count = bytes.withUnsafeBufferPointer { Hunspell_analyze(handle, &list, $0.baseAddress) }
         defer { if list != nil { Hunspell_free_list(handle, &list, count) } }

@@ -117,4 +117,13 @@ public struct LexicalEntry: Sendable, Hashable {
     /// The lemma's frequency per million words used for grade bands: the larger of the book and
     /// film figures (children's texts sit between the two registers).
     public var lemmaFrequency: Float { max(lemmaFrequencyBooks, lemmaFrequencyFilms) }
+
+    /// The form's frequency per million words: the larger of the book and film figures.
+    public var formFrequency: Float { max(formFrequencyBooks, formFrequencyFilms) }
+}
+
+extension Array where Element == LexicalEntry {
+    /// The summed form frequency of these rows, per million words: how much a reading weighs
+    /// against another reading of the same form.
+    public var weight: Float { reduce(0) { $0 + $1.formFrequency } }
 }

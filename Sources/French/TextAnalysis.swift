@@ -144,10 +144,13 @@ public enum FrenchWords {
     ]
     /// Coordinating and common subordinating conjunctions (`et`, `mais`, `que`, `quand`, `si`...).
     public static let conjunctions: Set<String> = ["et", "ou", "mais", "donc", "or", "ni", "car", "que", "qu'", "quand", "comme", "si", "puis"]
-    /// Adverbs that may stand between an auxiliary and its participle, or a verb and an attribute.
+    /// Reflexive pronouns before a verb: "s'est levée", "se sont amusés".
+    public static let reflexivePronouns: Set<String> = ["s'", "se", "me", "m'", "te", "t'"]
+    /// Adverbs that may stand between an auxiliary and its participle, or a verb and an attribute
+    /// ("n'a pas encore mangé", "est toute contente", "est un peu fatiguée").
     public static let innerAdverbs: Set<String> = [
-        "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toujours", "jamais", "encore", "très", "si", "trop",
-        "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite",
+        "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toute", "toutes", "tous", "toujours", "jamais", "encore",
+        "très", "si", "trop", "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite", "peu",
     ]
     /// Day names, written in lower case in French (`lundi`, not `Lundi`, inside a sentence).
     public static let days: Set<String> = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
@@ -188,7 +191,7 @@ struct Tagger {
             let entries = lookup(token.normalized)
             // A capitalised first word known only as a rare noun is a first name ("Tom", "Jules").
             let rareNounOnly = !entries.isEmpty && entries.allSatisfy {
-                $0.partOfSpeech == .noun && max($0.formFrequencyBooks, $0.formFrequencyFilms) < 5
+                $0.partOfSpeech == .noun && $0.formFrequency < 5
             }
             let isName = (token.isCapitalized && sentenceStart.contains(i) && rareNounOnly) || !token.isElided && !isClosedClass(token.normalized) && names.contains(token.normalized)
                 || (!token.isElided && !isClosedClass(token.normalized) && token.isCapitalized
@@ -323,7 +326,6 @@ struct Tagger {
             return make(.finiteVerb, verbRows.filter { $0.verbForms.contains(where: \.isFinite) }, finite)
         }
         // Otherwise the most frequent reading.
-        func weight(_ rows: [LexicalEntry]) -> Float { rows.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
         let finiteRows = verbRows.filter { $0.verbForms.contains(where: \.isFinite) }
         var best: (WordClass, Float, [LexicalEntry]) = (.other, -1, otherRows)
         for candidate: (WordClass, [LexicalEntry]) in [
@@ -332,7 +334,7 @@ struct Tagger {
             (prev?.wordClass == .noun ? .adjective : .pastParticiple, participleRows.filter { _ in finite.isEmpty || prev?.wordClass == .noun }),
             (.infinitive, infinitiveRows), (.presentParticiple, presentParticipleRows), (.other, otherRows),
         ] where !candidate.1.isEmpty {
-            let w = weight(candidate.1)
+            let w = candidate.1.weight
             if w > best.1 { best = (candidate.0, w, candidate.1) }
         }
         if best.0 == .finiteVerb { return make(.finiteVerb, finiteRows, finite) }
@@ -350,9 +352,8 @@ struct Tagger {
     func nextIsNoun(_ i: Int) -> Bool {
         guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
         let rows = lookup(text.tokens[i + 1].normalized)
-        func weight(_ r: [LexicalEntry]) -> Float { r.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
-        let verbWeight = weight(rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) })
-        let finite = verbWeight >= 1 && verbWeight >= 0.5 * weight(rows.filter { $0.partOfSpeech == .noun })
+        let verbWeight = rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) }.weight
+        let finite = verbWeight >= 1 && verbWeight >= 0.5 * rows.filter { $0.partOfSpeech == .noun }.weight
         // "ses amies nage." : a word that can be a verb and ends the clause is the verb.
         if finite, i + 2 >= text.tokens.count || text.tokens[i + 2].kind == .punctuation { return false }
         return rows.contains { $0.partOfSpeech == .noun } && !rows.contains { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) && $0.formFrequencyBooks > 50 }
@@ -401,9 +402,8 @@ struct Tagger {
     func nextIsMostlyVerb(_ i: Int) -> Bool {
         guard i + 1 < text.tokens.count, text.tokens[i + 1].kind == .word else { return false }
         let rows = lookup(text.tokens[i + 1].normalized)
-        func weight(_ r: [LexicalEntry]) -> Float { r.reduce(0) { $0 + max($1.formFrequencyBooks, $1.formFrequencyFilms) } }
-        let verb = weight(rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) })
-        return verb > 0 && verb > weight(rows.filter { !$0.partOfSpeech.isVerb })
+        let verb = rows.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) }.weight
+        return verb > 0 && verb > rows.filter { !$0.partOfSpeech.isVerb }.weight
     }
 
     func nextHasVerbReading(_ i: Int) -> Bool {

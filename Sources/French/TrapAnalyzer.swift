@@ -319,7 +319,6 @@ struct Rules {
     // MARK: accord_gn_adjectif
 
     static let copulas: Set<String> = ["être", "devenir", "sembler", "paraître", "rester"]
-    static let attributeSkips: Set<String> = ["ne", "n'", "pas", "plus", "très", "bien", "si", "trop", "toujours", "vraiment", "tout", "aussi", "encore", "déjà"]
 
     func accordAdjectifs() -> [TrapSite] {
         var out: [TrapSite] = []
@@ -352,10 +351,10 @@ struct Rules {
         while k >= 0, steps < 4 {
             let p = tokens[k]
             if p.token.kind == .punctuation { return nil }
-            if Rules.attributeSkips.contains(p.normalized), p.wordClass != .finiteVerb { k -= 1; steps += 1; continue }
+            if FrenchWords.innerAdverbs.contains(p.normalized), p.wordClass != .finiteVerb { k -= 1; steps += 1; continue }
             if p.wordClass == .finiteVerb || p.wordClass == .infinitive || p.wordClass == .pastParticiple {
                 // "Léa s'est levée": a reflexive verb's participle, not an attribute.
-                if k > 0, ["s'", "se", "me", "m'", "te", "t'"].contains(tokens[k - 1].normalized) { return nil }
+                if k > 0, FrenchWords.reflexivePronouns.contains(tokens[k - 1].normalized) { return nil }
                 return p.readings.first { $0.partOfSpeech.isVerb && Rules.copulas.contains($0.lemma) }?.lemma
             }
             return nil
@@ -436,7 +435,7 @@ struct Rules {
             // Reflexive: "s'est levée", "se sont amusés", "me suis".
             var r = e - 1
             while r >= 0, FrenchWords.negations.contains(tokens[r].normalized) { r -= 1 }
-            if r >= 0, ["s'", "se", "me", "m'", "te", "t'"].contains(tokens[r].normalized) { continue }
+            if r >= 0, FrenchWords.reflexivePronouns.contains(tokens[r].normalized) { continue }
             if r >= 0, ["nous", "vous"].contains(tokens[r].normalized), tokens[r].wordClass == .objectPronoun { continue }
             out.append(site(.accordPPEtre, i))
         }
