@@ -277,10 +277,7 @@ struct Tagger {
            previousTagged(before, from: i - 1).map({ $0.wordClass != .subjectPronoun }) ?? true {
             return make(.noun, entries.filter { $0.partOfSpeech == .noun })
         }
-        if FrenchWords.determiners.contains(w) && !["des", "du", "au", "aux"].contains(w) || ["des", "du", "au", "aux"].contains(w) {
-            if w == "tout" { return make(.adverb, []) }
-            return make(.determiner, [])
-        }
+        if FrenchWords.determiners.contains(w) { return make(.determiner, []) }
         if FrenchWords.prepositions.contains(w) { return make(.preposition, entries.filter { $0.partOfSpeech == .preposition }) }
         if FrenchWords.conjunctions.contains(w) { return make(.conjunction, entries.filter { $0.partOfSpeech == .conjunction }) }
 
@@ -314,7 +311,7 @@ struct Tagger {
         if auxiliaryBefore, !participleRows.isEmpty {
             return make(.pastParticiple, participleRows)
         }
-        if !infinitiveRows.isEmpty, afterPreposition || (afterVerb && finite.isEmpty) || (afterVerb && !infinitiveRows.isEmpty && prev?.wordClass != .objectPronoun) {
+        if !infinitiveRows.isEmpty, afterPreposition || (afterVerb && (finite.isEmpty || prev?.wordClass != .objectPronoun)) {
             return make(.infinitive, infinitiveRows)
         }
         if !finite.isEmpty, afterSubject || (prev?.wordClass == .subjectPronoun) {

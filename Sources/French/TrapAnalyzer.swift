@@ -173,9 +173,8 @@ struct Rules {
                 // The plural mark is pluriel_noms_s_x, not a mute letter; what is left must end in
                 // a consonant of its own ("petits" → petit).
                 form.removeLast()
-                if let singular = singularPhonology(of: String(form), row: row) {
-                    if isSilentFinal(form, phon: singular) { out.append(site(.lettresMuettesFinales, i)) }
-                    continue
+                if let singular = singularPhonology(of: String(form), row: row), isSilentFinal(form, phon: singular) {
+                    out.append(site(.lettresMuettesFinales, i))
                 }
                 continue
             }
@@ -192,16 +191,11 @@ struct Rules {
         lexicon.entries(for: form).first { $0.partOfSpeech == row.partOfSpeech && $0.number != .plural }?.phonology
     }
 
+    /// The written final letter is one of d t s x p g c and the last phoneme is not its sound:
+    /// "grand" /gR@/ and "temps" /t@/ end in a vowel (silent), "sac" /sak/ ends in k (sounded).
     func isSilentFinal(_ form: [Character], phon: String) -> Bool {
-        guard let last = form.last, let sounds = Rules.sounded[last], form.count >= 2 else { return false }
-        // A final letter preceded by another consonant letter of the same kind ("temps": p+s).
-        guard let lastPhon = phon.last else { return false }
-        if sounds.contains(lastPhon) {
-            // "grand" /gR@/ ends in a vowel: silent; "sac" /sak/ ends in k: pronounced. For
-            // "temps" the s is silent and so is the p; the phonology ends in a vowel anyway.
-            return false
-        }
-        return true
+        guard form.count >= 2, let last = form.last, let sounds = Rules.sounded[last], let lastPhon = phon.last else { return false }
+        return !sounds.contains(lastPhon)
     }
 
     // MARK: homophones
