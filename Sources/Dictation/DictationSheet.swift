@@ -1,0 +1,263 @@
+import DicteeCore
+import Foundation
+import French
+
+/// One dictation as the parent and the child see it: the text to read aloud with its trap sites
+/// marked and numbered, a clean copy for the correction, and a printable A4 page.
+///
+/// There is deliberately no total anywhere (DOMAIN.md §1: no score): the parent gets the marks and
+/// the numbered list of what to look at, never a count of errors over sites, a fraction or a
+/// percentage.
+///
+/// - Warning: every rendering contains the child's first name and the moment phrase; print them or
+///   show them to the family, never write them to a log.
+public struct DictationSheet: Sendable, Hashable {
+    /// The dictation's row id in the state database.
+    public var id: Int64
+    /// The title shown above the text, e.g. `La sortie piscine`.
+    public var title: String
+    /// The dictation text; paragraphs are separated by `"\n"`.
+    public var text: String
+    /// The trap sites, numbered 1, 2, 3… in this array's order. Their `start`/`end` are Unicode
+    /// scalar offsets into ``text`` (half-open); a site whose range is empty or outside the text is
+    /// listed but not marked.
+    public var sites: [TrapSite]
+    /// The child the dictation was written for (first name and grade are shown).
+    public var child: Child
+    /// The canonical moment phrase, e.g. `la sortie piscine`.
+    public var moment: String
+    /// The date, already formatted for display, e.g. `samedi 28 novembre 2026`.
+    public var date: String
+
+    /// A sheet for one stored dictation.
+    /// - Parameters:
+    ///   - id: the dictation's row id in the state database.
+    ///   - title: the title, e.g. `La sortie piscine`.
+    ///   - text: the text, paragraphs separated by `"\n"`.
+    ///   - sites: the trap sites, numbered from 1 in this order; Unicode scalar offsets into `text`.
+    ///   - child: the child the dictation is for.
+    ///   - moment: the canonical moment phrase, e.g. `la sortie piscine`.
+    ///   - date: the date formatted for display, e.g. `samedi 28 novembre 2026`.
+    public init(id: Int64, title: String, text: String, sites: [TrapSite], child: Child, moment: String, date: String) {
+        self.id = id
+        self.title = title
+        self.text = text
+        self.sites = sites
+        self.child = child
+        self.moment = moment
+        self.date = date
+    }
+
+    /// The text for the parent to read aloud, trap sites marked, with the title and the numbered
+    /// trap list.
+    ///
+    /// Shape, one item per line: the title; `Léa · CE1 · la sortie piscine · samedi 28 novembre 2026`;
+    /// a blank line; the text with each marked span in brackets followed by its numbers in
+    /// superscript digits (`Léa [a]¹ mis [son]² maillot.`), overlapping or identical spans merged
+    /// into one bracket over their union with ascending numbers joined by `˒` (`[sont]³˒⁴`); a blank
+    /// line; one line per site (`¹ a — homophones a / à : « a », pas « à »`). Ends with a newline.
+    /// Control characters in the title and text (other than line feed and tab) are dropped, so the
+    /// output cannot drive the terminal.
+    /// - Parameters:
+    ///   - color: `true` for ANSI escapes (marked spans bold and underlined, numbers in cyan);
+    ///     `false` for plain text without a single escape character. The caller decides (TTY, no
+    ///     `NO_COLOR`).
+    /// - Returns: the sheet as lines of text, ending with `"\n"`.
+    public func readAloud(color: Bool) -> String {
+        let bold = color ? "\u{1B}[1;4m" : ""
+        let cyan = color ? "\u{1B}[36m" : ""
+        let reset = color ? "\u{1B}[0m" : ""
+        var body = ""
+        for piece in pieces() {
+            let shown = Self.terminalSafe(piece.text)
+            if piece.numbers.isEmpty {
+                body += shown
+            } else {
+                body += "[" + bold + shown + reset + "]" + cyan + Self.superscript(piece.numbers) + reset
+            }
+        }
+        var out = Self.terminalSafe(title) + "\n" + Self.terminalSafe(metaLine) + "\n\n" + body + "\n\n"
+        if sites.isEmpty {
+            out += Self.noTrap + "\n"
+        }
+        for (i, site) in sites.enumerated() {
+            out += cyan + Self.superscript([i + 1]) + reset + " " + Self.terminalSafe(Self.describe(site)) + "\n"
+        }
+        return out
+    }
+
+    /// A clean copy for the child's correction afterwards: title and text only, no marks, no list.
+    /// - Returns: the title, a blank line, the text and a final `"\n"` (control characters other
+    ///   than line feed and tab dropped).
+    public func cleanCopy() -> String {
+        Self.terminalSafe(title) + "\n\n" + Self.terminalSafe(text) + "\n"
+    }
+
+    /// A printable A4 HTML page.
+    ///
+    /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one has the title and the text in
+    /// large type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
+    /// starts on a new printed page, for the parent: the child, grade, moment and date, the text
+    /// with the trap sites in `<mark>` followed by `<sup>` numbers, and the numbered trap list as
+    /// an `<ol>` (same lines as ``readAloud(color:)``). All text is HTML-escaped (`& < > " '`).
+    ///
+    /// - Warning: the page refers to nothing outside itself (no link, script, font, image or URL), so
+    ///   it works offline and opening it never calls out.
+    /// - Returns: the whole document, ending with `"\n"`.
+    public func html() -> String {
+        let e = Self.escapeHTML
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { "<p>" + e(String($0)) + "</p>" }
+            .joined(separator: "\n")
+        var marked = ""
+        for piece in pieces() {
+            if piece.numbers.isEmpty {
+                marked += e(piece.text).replacingOccurrences(of: "\n", with: "</p>\n<p>")
+            } else {
+                let numbers = piece.numbers.map(String.init).joined(separator: "˒")
+                marked += "<mark>" + e(piece.text).replacingOccurrences(of: "\n", with: "<br>") + "</mark><sup>" + numbers + "</sup>"
+            }
+        }
+        marked = ("<p>" + marked + "</p>").replacingOccurrences(of: "<p></p>\n", with: "")
+            .replacingOccurrences(of: "\n<p></p>", with: "")
+        let list = sites.isEmpty
+            ? "<p>" + e(Self.noTrap) + "</p>"
+            : "<ol>\n" + sites.map { "<li>" + e(Self.describe($0)) + "</li>" }.joined(separator: "\n") + "\n</ol>"
+        return """
+        <!DOCTYPE html>
+        <html lang="fr">
+        <head>
+        <meta charset="utf-8">
+        <title>\(e(title))</title>
+        <style>
+        @page { size: A4; margin: 2cm; }
+        body { font-family: "Andika", "Luciole", "DejaVu Sans", sans-serif; color: #000; background: #fff; margin: 0; }
+        h1 { font-size: 26pt; margin: 0 0 1cm 0; }
+        h2 { font-size: 18pt; margin: 0 0 0.5cm 0; }
+        .texte p { font-size: 20pt; line-height: 2; margin: 0 0 0.8em 0; }
+        .parent { break-before: page; page-break-before: always; }
+        .parent .meta { font-size: 12pt; margin: 0 0 0.6cm 0; }
+        .parent .marque p { font-size: 14pt; line-height: 1.9; margin: 0 0 0.6em 0; }
+        .parent ol { font-size: 12pt; line-height: 1.6; }
+        mark { background: #fff0a0; font-weight: bold; text-decoration: underline; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+        sup { font-size: 0.6em; color: #006080; }
+        </style>
+        </head>
+        <body>
+        <h1>\(e(title))</h1>
+        <div class="texte">
+        \(paragraphs)
+        </div>
+        <section class="parent">
+        <h2>Pour le parent : les pièges à vérifier</h2>
+        <p class="meta">\(e(metaLine))</p>
+        <div class="marque">
+        \(marked)
+        </div>
+        \(list)
+        </section>
+        </body>
+        </html>
+
+        """
+    }
+}
+
+extension DictationSheet {
+    /// One run of the text: unmarked (`numbers` empty) or one merged bracket with its site numbers.
+    struct Piece: Equatable {
+        var text: String
+        var numbers: [Int]
+    }
+
+    /// The list line when there is no site.
+    static let noTrap = "Aucun piège repéré dans ce texte."
+
+    /// `Léa · CE1 · la sortie piscine · samedi 28 novembre 2026`, empty parts left out.
+    var metaLine: String {
+        [child.firstName, child.grade.rawValue, moment, date].filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// The text cut into unmarked runs and marked spans, in order. Sites with an empty range or one
+    /// outside `0...scalarCount` are left out; sites whose ranges overlap (share at least one
+    /// scalar) are merged into one span over their union, numbers ascending. Adjacent spans that
+    /// only touch stay separate.
+    func pieces() -> [Piece] {
+        let scalars = Array(text.unicodeScalars)
+        let valid = sites.enumerated()
+            .filter { $0.element.start >= 0 && $0.element.start < $0.element.end && $0.element.end <= scalars.count }
+            .map { (range: $0.element.start..<$0.element.end, number: $0.offset + 1) }
+            .sorted { ($0.range.lowerBound, $0.number) < ($1.range.lowerBound, $1.number) }
+        var groups: [(range: Range<Int>, numbers: [Int])] = []
+        for site in valid {
+            if let last = groups.last, site.range.lowerBound < last.range.upperBound {
+                groups[groups.count - 1] = (last.range.lowerBound..<max(last.range.upperBound, site.range.upperBound),
+                                            (last.numbers + [site.number]).sorted())
+            } else {
+                groups.append((site.range, [site.number]))
+            }
+        }
+        func slice(_ r: Range<Int>) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[r])
+            return String(view)
+        }
+        var out: [Piece] = []
+        var cursor = 0
+        for g in groups {
+            if cursor < g.range.lowerBound { out.append(Piece(text: slice(cursor..<g.range.lowerBound), numbers: [])) }
+            out.append(Piece(text: slice(g.range), numbers: g.numbers))
+            cursor = g.range.upperBound
+        }
+        if cursor < scalars.count { out.append(Piece(text: slice(cursor..<scalars.count), numbers: [])) }
+        return out
+    }
+
+    /// One trap-list line without its number: `a — homophones a / à : « a », pas « à »` for a
+    /// homophone (alternatives joined with ` ni `), `grand — lettres muettes finales` otherwise.
+    static func describe(_ site: TrapSite) -> String {
+        var line = site.word + " — " + site.skill.label
+        if let choice = site.choice {
+            line += " : « " + choice + " »"
+            if !site.alternatives.isEmpty {
+                line += ", pas " + site.alternatives.map { "« " + $0 + " »" }.joined(separator: " ni ")
+            }
+        }
+        return line
+    }
+
+    /// Site numbers in superscript digits joined by `˒`: `[3, 4]` → `³˒⁴`, `[12]` → `¹²`.
+    static func superscript(_ numbers: [Int]) -> String {
+        let digits: [Character] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"]
+        return numbers.map { n in
+            String(String(n).map { digits[$0.wholeNumberValue!] })
+        }.joined(separator: "˒")
+    }
+
+    /// Drops C0 controls except line feed and tab, DEL and C1 controls (ESC among them).
+    static func terminalSafe(_ s: String) -> String {
+        var view = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v == 0x0A || v == 0x09 || !(v < 0x20 || (0x7F...0x9F).contains(v)) { view.append(u) }
+        }
+        return String(view)
+    }
+
+    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
+    static func escapeHTML(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}
