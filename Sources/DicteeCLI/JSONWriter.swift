@@ -16,6 +16,8 @@ struct JSONWriter {
         case int(Int)
         case bool(Bool)
         case null
+        /// A JSON value already written (a nested object or array).
+        case raw(String)
 
         var text: String {
             switch self {
@@ -23,6 +25,7 @@ struct JSONWriter {
             case .int(let i): return String(i)
             case .bool(let b): return b ? "true" : "false"
             case .null: return "null"
+            case .raw(let json): return json
             }
         }
     }

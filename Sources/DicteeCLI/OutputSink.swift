@@ -7,13 +7,16 @@ public final class OutputSink: @unchecked Sendable {
     private let writeErr: (String) -> Void
     /// Whether colour may be used on stderr (a TTY, and `NO_COLOR` unset).
     public let colorErrors: Bool
+    /// Whether colour may be used on stdout (a TTY, and `NO_COLOR` unset).
+    public let colorOutput: Bool
 
     /// Creates a sink from two writers.
-    public init(colorErrors: Bool = false, out: @escaping (String) -> Void,
+    public init(colorErrors: Bool = false, colorOutput: Bool = false, out: @escaping (String) -> Void,
                 err: @escaping (String) -> Void) {
         self.writeOut = out
         self.writeErr = err
         self.colorErrors = colorErrors
+        self.colorOutput = colorOutput
     }
 
     /// Writes `text` to stdout as is.
@@ -38,10 +41,9 @@ public final class OutputSink: @unchecked Sendable {
 
     /// A sink writing to the process's stdout and stderr (buffered stdout, flushed on exit).
     static func standard(environment: [String: String]) -> OutputSink {
-        let color = isatty(STDERR_FILENO) == 1 && environment["NO_COLOR"] == nil
-            && environment["TERM"] != "dumb"
+        let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         return OutputSink(
-            colorErrors: color,
+            colorErrors: allowed && isatty(STDERR_FILENO) == 1, colorOutput: allowed && isatty(STDOUT_FILENO) == 1,
             out: { text in FileHandle.standardOutput.writeBuffered(text) },
             err: { text in
                 FileHandle.standardOutput.flushBuffer()

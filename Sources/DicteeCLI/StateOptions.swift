@@ -47,6 +47,11 @@ enum StateOptions {
         case .store, .invalidRule: return .internalError
         case .unknownChild, .unknownSuggestion: return .usage
         case .childExists, .suggestionNotPending: return .dataError
+        case .dictation(let e):
+            switch e {
+            case .unknownDictation, .noCard, .siteOutOfRange: return .usage
+            case .notServed, .alreadyGraded, .retired: return .dataError
+            }
         }
     }
 }

@@ -60,5 +60,64 @@ enum Schema {
                 value TEXT NOT NULL
             );
             """),
+        Migration(version: 3, sql: """
+            -- Dictations written for a child (issue 5): validated texts ready behind a card, served
+            -- (picked by the child), graded (by the parent), or retired (planned before a grading
+            -- that changed the plan, or about a moment that left the calendar). The text holds the
+            -- child's first name and the canonical phrase of the moment, never calendar text.
+            CREATE TABLE dictations (
+                id INTEGER PRIMARY KEY,
+                child_id INTEGER NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                event_ref TEXT NOT NULL CHECK (event_ref GLOB 'ev-[0-9a-f]*'),  -- the occurrence
+                start_key TEXT NOT NULL CHECK (start_key GLOB '[dt]:*'),
+                moment TEXT NOT NULL,                  -- the canonical phrase the text is about
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                origin TEXT NOT NULL,                  -- 'library:<text id>' or a model id
+                targets TEXT NOT NULL,                 -- the planner's target skill ids, comma-separated
+                aim_words REAL NOT NULL CHECK (aim_words > 0),  -- the planner's aimed word count
+                density REAL NOT NULL CHECK (density > 0),      -- the planner's trap sites per sentence
+                planned_after INTEGER NOT NULL DEFAULT 0,       -- the child's last graded dictation then (0: none)
+                status TEXT NOT NULL DEFAULT 'ready'
+                    CHECK (status IN ('ready', 'served', 'graded', 'retired')),
+                card INTEGER CHECK (card IS NULL OR card BETWEEN 1 AND 3),  -- place in the current deal
+                created_at INTEGER NOT NULL,           -- seconds since the epoch
+                served_at INTEGER,
+                graded_at INTEGER,
+                CHECK ((status IN ('served', 'graded')) = (served_at IS NOT NULL)),
+                CHECK ((status = 'graded') = (graded_at IS NOT NULL)),
+                CHECK (card IS NULL OR status = 'ready')
+            );
+            CREATE UNIQUE INDEX dictations_by_card ON dictations(child_id, card) WHERE card IS NOT NULL;
+            CREATE INDEX dictations_by_child ON dictations(child_id, status);
+
+            -- The trap sites of a dictation, numbered in text order for the parent; 'missed' is set
+            -- when the dictation is graded (1: the child got it wrong).
+            CREATE TABLE trap_sites (
+                dictation_id INTEGER NOT NULL REFERENCES dictations(id) ON DELETE CASCADE,
+                number INTEGER NOT NULL CHECK (number >= 1),
+                skill TEXT NOT NULL,
+                start_offset INTEGER NOT NULL,         -- Unicode scalar offsets in the body, half-open
+                end_offset INTEGER NOT NULL,
+                word TEXT NOT NULL,
+                choice TEXT,                           -- homophones: the right word
+                alternatives TEXT NOT NULL DEFAULT '', -- homophones: the wrong ones, comma-separated
+                missed INTEGER CHECK (missed IS NULL OR missed IN (0, 1)),
+                PRIMARY KEY (dictation_id, number)
+            ) WITHOUT ROWID;
+
+            -- One graded exposure per skill exercised in a graded dictation: the history the skill
+            -- states are replayed from (no state is stored, so none can drift).
+            CREATE TABLE exposures (
+                dictation_id INTEGER NOT NULL REFERENCES dictations(id) ON DELETE CASCADE,
+                skill TEXT NOT NULL,
+                child_id INTEGER NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                graded_at INTEGER NOT NULL,
+                sites INTEGER NOT NULL CHECK (sites >= 1),
+                errors INTEGER NOT NULL CHECK (errors BETWEEN 0 AND sites),
+                PRIMARY KEY (dictation_id, skill)
+            );
+            CREATE INDEX exposures_by_child ON exposures(child_id, graded_at);
+            """),
     ]
 }

@@ -18,8 +18,15 @@ public struct StoredMoment: Hashable, Sendable {
     public var end: EventTime
     public var isRecurring: Bool
     public var phrase: String
+    /// The canonical phrase without the name ("l'anniversaire").
+    public var basePhrase: String
+    /// Gender, number and head noun of the phrase.
+    public var grammar: PhraseGrammar
     public var firstName: String?
     public var rule: String
+
+    /// The occurrence key (`event|start`), as dictations refer to it.
+    public var occurrenceKey: String { eventReference.description + "|" + StateStore.startKey(start) }
 }
 
 /// An event waiting for the parent: every stored occurrence of one unlabeled series or one-off event.
@@ -47,10 +54,13 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownSuggestion(Int64)
     case suggestionNotPending(Int64, status: String)
     case invalidRule
+    /// A refusal of the cards, pick or grade steps.
+    case dictation(DictationError)
 
     public var description: String {
         switch self {
         case .store(let e): return e.description
+        case .dictation(let e): return e.description
         case .childExists: return "a child with this first name already exists"
         case .unknownChild: return "no child with this first name; see 'dictee child list'"
         case .unknownSuggestion(let id):
@@ -86,7 +96,7 @@ public final class StateStore {
         }
     }
 
-    private func run<T>(_ body: () throws -> T) throws(StateError) -> T {
+    func run<T>(_ body: () throws -> T) throws(StateError) -> T {
         do {
             return try body()
         } catch let error as StateError {
@@ -448,13 +458,18 @@ public final class StateStore {
         try run {
             try db.query("""
                 SELECT event_ref, all_day, start_seconds, end_seconds, start_date, end_date, recurring,
-                       phrase, first_name, rule
+                       phrase, base_phrase, head_noun, gender, number, first_name, rule
                 FROM occurrences WHERE decision = 'moment' ORDER BY start_key
                 """).map { row in
                 let (start, end) = try Self.times(row)
+                let grammar = PhraseGrammar(
+                    gender: Gender(rawValue: try row.optionalString("gender") ?? "f") ?? .feminine,
+                    number: PhraseGrammar.Number(rawValue: try row.optionalString("number") ?? "s") ?? .singular,
+                    headNoun: try row.optionalString("head_noun") ?? "")
                 return StoredMoment(
                     eventReference: EventReference(try row.string("event_ref"))!, start: start, end: end,
                     isRecurring: try row.bool("recurring"), phrase: try row.string("phrase"),
+                    basePhrase: try row.optionalString("base_phrase") ?? (try row.string("phrase")), grammar: grammar,
                     firstName: try row.optionalString("first_name"), rule: try row.string("rule"))
             }
         }
@@ -464,7 +479,7 @@ public final class StateStore {
     public func dump() throws(StateError) -> String {
         try run {
             var text = ""
-            for table in ["children", "sources", "suggestions", "occurrences", "settings"] {
+            for table in ["children", "sources", "suggestions", "occurrences", "settings", "dictations", "trap_sites", "exposures"] {
                 for row in try db.query("SELECT * FROM \(table)") {
                     text += table + ": " + row.values.map { "\($0)" }.joined(separator: " | ") + "\n"
                 }

@@ -1,0 +1,139 @@
+import Dictation
+import DicteeCore
+import Foundation
+import Ingest
+import Store
+
+extension Dictee {
+    /// `dictee grade ID [--missed N,N|none]`: the parent says which trap sites the child got
+    /// wrong; errors are stored per site, one exposure per skill, and the skills move.
+    struct GradeCommand: Command {
+        static let name = "grade"
+        static let summary = "say which trap sites the child got wrong; the skills move"
+        static let options = OptionSpec(valued: ["missed"] + TimeOptions.names, flags: [])
+        static let help = """
+            usage: dictee grade ID                  (on a terminal: asks for the numbers)
+                   dictee grade ID --missed 3,7     (the sites the child got wrong)
+                   dictee grade ID --missed none    (no mistake on any site)
+
+            Grades a dictation the child picked and wrote. On a terminal it shows the text
+            with its trap sites numbered; type the numbers the child got wrong, separated by
+            commas or spaces, or just Enter for none. Then it shows how each skill of the
+            dictation moved (non vu, en cours, fragile, maîtrisé). A grade is final: grading
+            the same dictation twice is refused. There is no score: only which sites, and
+            which skills.
+            --now sets the time recorded (default: the clock).
+
+            example:
+              dictee grade 12 --missed 3,7
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
+                output.error("grade needs one dictation id (a number, as 'dictee pick' prints it)")
+                output.hint("dictee grade 12 --missed 3,7")
+                return .usage
+            }
+            var missed: Set<Int>?
+            if let given = arguments.values["missed"] {
+                guard let parsed = parseNumbers(given) else {
+                    output.error("--missed needs site numbers separated by commas (3,7), or none")
+                    return .usage
+                }
+                missed = parsed
+            } else if !context.isInteractive {
+                output.error("grade needs --missed N,N (or --missed none) when not on a terminal")
+                output.hint("dictee grade \(id) --missed 3,7")
+                return .usage
+            }
+            let now: Int64
+            switch TimeOptions.resolve(arguments, context) {
+            case .success(let r): now = r.now
+            case .failure(let code): return code
+            }
+            let store: StateStore
+            switch StateOptions.open(context, create: false) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let dictation: StoredDictation, child: Child
+            do {
+                guard let d = try store.dictation(id: id), let c = try store.children().first(where: { $0.id == d.childID }) else {
+                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
+                }
+                (dictation, child) = (d, c)
+            } catch {
+                return StateOptions.report(error, context)
+            }
+            let zone: CalendarZone
+            switch DictationDesk.zone(arguments, store, context) {
+            case .success(let z): zone = z
+            case .failure(let code): return code
+            }
+            // Refuse early (before asking anything) what the store would refuse.
+            switch dictation.status {
+            case .ready: return StateOptions.report(.dictation(.notServed(id)), context)
+            case .retired: return StateOptions.report(.dictation(.retired(id)), context)
+            case .graded:
+                let day = dictation.gradedAt.map { DictationDesk.day($0, zone: zone).description } ?? "?"
+                return StateOptions.report(.dictation(.alreadyGraded(id, on: day)), context)
+            case .served: break
+            }
+
+            if missed == nil {
+                output.write(DictationDesk.sheet(dictation, child: child, zone: zone).readAloud(color: output.colorOutput))
+                output.line("")
+                while missed == nil {
+                    output.write("Numbers of the sites the child got wrong (Enter: none): ")
+                    guard let reply = context.readLine() else {
+                        output.line("")
+                        output.line("not graded")
+                        return .ok
+                    }
+                    if let numbers = parseNumbers(reply.isEmpty ? "none" : reply),
+                       numbers.allSatisfy({ (1...max(1, dictation.sites.count)).contains($0) }) || numbers.isEmpty {
+                        missed = numbers
+                    } else {
+                        output.line("type numbers from 1 to \(dictation.sites.count), separated by commas or spaces, or Enter for none")
+                    }
+                }
+            }
+
+            do {
+                let before = try DictationDesk.progress(store, childID: child.id!)
+                try store.grade(dictation: id, missed: missed ?? [], at: Date(timeIntervalSince1970: TimeInterval(now)))
+                let after = try DictationDesk.progress(store, childID: child.id!)
+                output.line("graded dictation \(id):")
+                for skill in SkillID.allCases {
+                    let numbers = dictation.sites.filter { $0.skill == skill }.map(\.number)
+                    guard !numbers.isEmpty,
+                          let b = before.first(where: { $0.skill == skill }), let a = after.first(where: { $0.skill == skill }) else { continue }
+                    let wrong = numbers.filter { missed?.contains($0) == true }
+                    let move = a.state == b.state
+                        ? "stays \(DictationDesk.label(a.state))"
+                        : "\(DictationDesk.label(b.state)) → \(DictationDesk.label(a.state))"
+                    let detail = wrong.isEmpty ? "no mistake" : "missed " + wrong.map(String.init).joined(separator: ", ")
+                    output.line("  " + skill.label.padding(toLength: 40, withPad: " ", startingAt: 0) + " " + move + " (" + detail + ")")
+                }
+                output.hint("see every skill with 'dictee skills --child NAME'")
+                return .ok
+            } catch {
+                return StateOptions.report(error, context)
+            }
+        }
+
+        /// "3,7", "3 7", "3, 7" → {3, 7}; "none" or "" → {}; `nil` for anything else.
+        static func parseNumbers(_ text: String) -> Set<Int>? {
+            let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+            if t == "none" || t.isEmpty { return [] }
+            var out = Set<Int>()
+            for part in t.split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" }) {
+                guard let n = Int(part), n >= 1, n <= 10_000 else { return nil }
+                out.insert(n)
+            }
+            return out
+        }
+    }
+}

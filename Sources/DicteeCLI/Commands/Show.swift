@@ -1,0 +1,83 @@
+import Dictation
+import DicteeCore
+import Foundation
+import Ingest
+import Store
+
+extension Dictee {
+    /// `dictee show ID [--sheet] [--html PATH]`: a dictation for the parent to read aloud, its trap
+    /// sites marked and listed; a clean copy for the child's correction; or a printable A4 page.
+    struct Show: Command {
+        static let name = "show"
+        static let summary = "a dictation to read aloud (trap sites marked), a clean copy, or an A4 page"
+        static let options = OptionSpec(valued: ["html", "tz"], flags: ["sheet"])
+        static let help = """
+            usage: dictee show ID [--sheet] [--html PATH] [--tz IANA]
+
+            Prints the dictation for the parent to read aloud: its title, the child, the
+            moment and its date, the text with each trap site in brackets and numbered
+            ([a]¹), and the list of the sites (what the child could get wrong there). The
+            numbers are the ones 'dictee grade' asks for.
+
+            options:
+              --sheet      a clean copy (title and text, no marks) to correct the child's
+                           dictation afterwards
+              --html PATH  writes a printable A4 page: the title and the text in large type,
+                           then, on a second page, the trap list for the parent. It uses
+                           nothing from the network; open it in a browser and print it.
+              --tz IANA    the zone of the date (default: the zone of the last ingest)
+
+            example:
+              dictee show 12 --html dictee-12.html
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
+                output.error("show needs one dictation id (a number, as 'dictee pick' prints it)")
+                output.hint("dictee show 12")
+                return .usage
+            }
+            if let path = arguments.values["html"], path.isEmpty {
+                output.error("--html needs a file path")
+                return .usage
+            }
+            let store: StateStore
+            switch StateOptions.open(context, create: false) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let dictation: StoredDictation, child: Child
+            do {
+                guard let d = try store.dictation(id: id) else {
+                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
+                }
+                guard let c = try store.children().first(where: { $0.id == d.childID }) else {
+                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
+                }
+                (dictation, child) = (d, c)
+            } catch {
+                return StateOptions.report(error, context)
+            }
+            let z: CalendarZone
+            switch DictationDesk.zone(arguments, store, context) {
+            case .success(let zone): z = zone
+            case .failure(let code): return code
+            }
+            let sheet = DictationDesk.sheet(dictation, child: child, zone: z)
+            if let path = arguments.values["html"] {
+                do {
+                    try Data(sheet.html().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    output.error("\(path): cannot write the page (\((error as NSError).localizedDescription))")
+                    return .ioError
+                }
+                output.line("wrote \(path)")
+                return .ok
+            }
+            output.write(arguments.flags.contains("sheet") ? sheet.cleanCopy() : sheet.readAloud(color: output.colorOutput))
+            return .ok
+        }
+    }
+}

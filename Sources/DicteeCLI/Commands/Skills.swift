@@ -1,0 +1,110 @@
+import Dictation
+import DicteeCore
+import Foundation
+import Ingest
+import Store
+
+extension Dictee {
+    /// `dictee skills --child NAME [--json]`: the fifteen skills, grouped by state, with the date
+    /// of the last graded exposure. No score, no average, no percentage.
+    ///
+    /// JSON: `{"child": name, "grade": "CE1", "skills": [{"id": skill id, "label": French label,
+    /// "state": "non_vu"|"en_cours"|"fragile"|"maitrise", "last_exposure": "YYYY-MM-DD"|null,
+    /// "taught": bool}]}` in DOMAIN.md order.
+    struct Skills: Command {
+        static let name = "skills"
+        static let summary = "the fifteen spelling skills of a child, grouped by state"
+        static let options = OptionSpec(valued: ["child", "tz"], flags: ["json"])
+        static let help = """
+            usage: dictee skills --child NAME [--json] [--tz IANA]
+
+            The fifteen spelling skills with their state, grouped: fragile (to review first),
+            en cours, maîtrisé, non vu; and the date the child last met each one in a graded
+            dictation. Skills not yet taught at the child's grade say from which grade. There
+            is no score: an average over fifteen skills means nothing.
+
+            A skill moves when a dictation is graded (see the README, "Skill states"):
+            no mistake on its sites: non vu → en cours, en cours → maîtrisé after two clean
+            dictations in a row, fragile → en cours; a mistake: non vu → en cours,
+            maîtrisé → fragile.
+
+            example:
+              dictee skills --child Léa
+
+            """
+
+        /// The order of the groups: what needs attention first.
+        static let groups: [SkillState] = [.fragile, .enCours, .maitrise, .nonVu]
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals.isEmpty else {
+                output.error("skills takes no argument besides --child NAME")
+                return .usage
+            }
+            let store: StateStore
+            switch StateOptions.open(context, create: false) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let child: Child
+            switch DictationDesk.child(named: arguments.values["child"], store, context) {
+            case .success(let c): child = c
+            case .failure(let code): return code
+            }
+            let zone: CalendarZone
+            switch DictationDesk.zone(arguments, store, context) {
+            case .success(let z): zone = z
+            case .failure(let code): return code
+            }
+            let progress: [SkillProgress]
+            do { progress = try DictationDesk.progress(store, childID: child.id!) } catch {
+                return StateOptions.report(error, context)
+            }
+            func day(_ p: SkillProgress) -> String? {
+                p.lastExposure.map { DictationDesk.day($0.gradedAt, zone: zone).description }
+            }
+            if arguments.flags.contains("json") {
+                let list = progress.map { p in
+                    JSONWriter.object([
+                        ("id", .string(p.skill.rawValue)), ("label", .string(p.skill.label)), ("state", .string(p.state.rawValue)),
+                        ("last_exposure", day(p).map(JSONWriter.Value.string) ?? .null), ("taught", .bool(p.skill.isTaught(at: child.grade))),
+                    ])
+                }
+                output.line(JSONWriter.object([
+                    ("child", .string(child.firstName)), ("grade", .string(child.grade.rawValue)),
+                    ("skills", .raw("[" + list.joined(separator: ",") + "]")),
+                ]))
+                return .ok
+            }
+            let color = output.colorOutput
+            output.line("\(child.firstName) (\(child.grade.rawValue))")
+            for state in groups {
+                let members = progress.filter { $0.state == state }
+                guard !members.isEmpty else { continue }
+                output.line("")
+                output.line(color ? Self.colour(state) + DictationDesk.label(state) + "\u{1B}[0m" : DictationDesk.label(state))
+                for p in members {
+                    var line = "  " + p.skill.label.padding(toLength: 40, withPad: " ", startingAt: 0)
+                    if let d = day(p) {
+                        line += " last seen " + d
+                    } else if !p.skill.isTaught(at: child.grade) {
+                        line += " from \(p.skill.introducedIn.rawValue)"
+                    }
+                    output.line(String(line.reversed().drop(while: { $0 == " " }).reversed()))
+                }
+            }
+            return .ok
+        }
+
+        /// ANSI colour of a state's heading: fragile yellow, en cours cyan, maîtrisé green, non vu dim.
+        static func colour(_ state: SkillState) -> String {
+            switch state {
+            case .fragile: "\u{1B}[1;33m"
+            case .enCours: "\u{1B}[1;36m"
+            case .maitrise: "\u{1B}[1;32m"
+            case .nonVu: "\u{1B}[2m"
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Dictation
+import DicteeCore
+import Foundation
+import French
+import Ingest
+import Store
+
+/// The loop around the writing, shared by `cards`, `pick`, `show`, `grade` and `skills`: the
+/// child's skill states replayed from the stored exposures, the planner's input, the deal of three
+/// cards backed by validated dictations, and how a stored dictation is shown.
+enum DictationDesk {
+    /// A stored child by first name (any case), or the error printed (64).
+    static func child(named name: String?, _ store: StateStore, _ context: CommandContext) -> Result<Child, ExitCode> {
+        guard let name, !name.isEmpty else {
+            context.output.error("--child NAME is needed")
+            return .failure(.usage)
+        }
+        do {
+            let children = try store.children()
+            if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return .success(child) }
+            // No name in the message (STYLE.md): the list is one command away.
+            context.output.error("no child with this first name")
+            context.output.hint(children.isEmpty ? "dictee child add Léa --gender f --grade CE1" : "see 'dictee child list'")
+            return .failure(.usage)
+        } catch {
+            return .failure(StateOptions.report(error, context))
+        }
+    }
+
+    /// The child's fifteen skills, replayed from every graded exposure (no stored state drifts).
+    static func progress(_ store: StateStore, childID: Int64) throws(StateError) -> [SkillProgress] {
+        let history = try store.exposures(childID: childID).map {
+            SkillExposure(skill: $0.skill, gradedAt: $0.gradedAt, sites: $0.sites, errors: $0.errors)
+        }
+        return SkillID.allCases.map { SkillProgress.replay($0, history) }
+    }
+
+    /// What the planner needs from a graded dictation: its aim, density, sites and errors.
+    static func outcome(of d: StoredDictation) -> PlanOutcome {
+        PlanOutcome(targetWords: d.aimWords, density: d.density, sites: d.sites.count,
+                    errors: d.sites.filter { $0.missed == true }.count)
+    }
+
+    /// Every stored moment as a card candidate, its start placed in `zone`.
+    static func cardMoments(_ store: StateStore, zone: CalendarZone) throws(StateError) -> [CardMoment] {
+        try store.moments().map { m in
+            let seconds: Int64
+            switch m.start {
+            case .instant(let s): seconds = s
+            case .date(let d): seconds = zone.instant(year: d.year, month: d.month, day: d.day)
+            }
+            let moment = MomentPhrase(phrase: m.phrase, grammar: m.grammar, friendName: m.firstName)
+            return CardMoment(key: m.occurrenceKey, moment: moment, start: m.start, startSeconds: seconds)
+        }
+    }
+
+    /// The child's cards: the current deal when it still holds (every card ready, planned after
+    /// the last grading, its moment still stored and still offered), else a new deal of up to
+    /// three moments (`CardChoice.order`), each backed by a validated dictation: a ready one
+    /// from the cache, or a library text served for the planner's plan and stored first.
+    /// Stale ready dictations (planned before the last grading, or about a vanished moment) are
+    /// retired on the way.
+    /// - Returns: the cards, by number (possibly fewer than three).
+    static func cards(for child: Child, _ store: StateStore, now: Int64, zone: CalendarZone, _ context: CommandContext)
+        -> Result<[StoredDictation], ExitCode>
+    {
+        guard let childID = child.id else { return .failure(.internalError) }
+        do {
+            let basis = try store.lastGraded(childID: childID)
+            let moments = try cardMoments(store, zone: zone)
+            let stored = Set(moments.map(\.key))
+            let ready = try store.dictations(childID: childID, statuses: [.ready])
+            try store.retireDictations(ready.filter { $0.plannedAfter != (basis?.id ?? 0) || !stored.contains($0.occurrenceKey) }.map(\.id))
+            let fresh = try store.dictations(childID: childID, statuses: [.ready])
+            let used = try store.dictations(childID: childID, statuses: [.served, .graded])
+            let candidates = CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey)))
+            let current = try store.cards(childID: childID)
+            let offered = Set(candidates.map(\.key))
+            if current.count == CardChoice.count, current.allSatisfy({ offered.contains($0.occurrenceKey) }) {
+                return .success(current)
+            }
+
+            // A new deal.
+            var library: Library?
+            var validator: Validator?
+            var chosen: [Int64] = []
+            var recentTexts = Set(used.suffix(10).compactMap(libraryTextID))
+            let progress = try progress(store, childID: childID)
+            for candidate in candidates where chosen.count < CardChoice.count {
+                if let cached = fresh.first(where: { $0.occurrenceKey == candidate.key }) {
+                    chosen.append(cached.id)
+                    libraryTextID(cached).map { _ = recentTexts.insert($0) }
+                    continue
+                }
+                if library == nil { library = try? Library.bundled() }
+                if validator == nil {
+                    switch Dictee.makeValidator(context) {
+                    case .success(let v): validator = v
+                    case .failure(let code): return .failure(code)
+                    }
+                }
+                guard let library, let validator else {
+                    context.output.error("the handwritten library cannot be read (a broken installation)")
+                    return .failure(.internalError)
+                }
+                let plan = Planner.plan(child: child, moment: candidate.moment, progress: progress, last: basis.map(outcome))
+                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts) else { continue }
+                recentTexts.insert(serving.text.id)
+                let sites = validator.sites(of: serving.draft, plan: serving.plan).filter { serving.plan.targets.contains($0.skill) }
+                let id = try store.addDictation(NewDictation(
+                    childID: childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
+                    start: candidate.start, moment: candidate.moment.phrase, title: candidate.moment.capitalized,
+                    text: serving.draft.text, origin: "library:" + serving.text.id, targets: plan.targets,
+                    aimWords: Double(plan.words.lowerBound + plan.words.upperBound) / 2, density: plan.density,
+                    plannedAfter: basis?.id ?? 0,
+                    sites: sites.enumerated().map { k, s in
+                        StoredTrapSite(number: k + 1, skill: s.skill, start: s.start, end: s.end, word: s.word,
+                                       choice: s.choice, alternatives: s.alternatives)
+                    },
+                    createdAt: context.clock.now))
+                chosen.append(id)
+            }
+            try store.deal(childID: childID, chosen)
+            return .success(try store.cards(childID: childID))
+        } catch {
+            return .failure(StateOptions.report(error, context))
+        }
+    }
+
+    /// The library text id of a dictation served from the library (`library:ce1-sport-01`).
+    static func libraryTextID(_ d: StoredDictation) -> String? {
+        d.origin.hasPrefix("library:") ? String(d.origin.dropFirst("library:".count)) : nil
+    }
+
+    /// The local calendar date of an occurrence's start.
+    static func localDate(_ start: EventTime, zone: CalendarZone) -> CalendarDate {
+        switch start {
+        case .date(let d): return d
+        case .instant(let s): return zone.date(at: s)
+        }
+    }
+
+    /// The local date (in `zone`) of a moment in time, e.g. when a dictation was graded.
+    static func day(_ date: Date, zone: CalendarZone) -> CalendarDate {
+        zone.date(at: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// A date as French prose, e.g. "samedi 28 novembre 2026" (Foundation's formatter, CLDR fr).
+    static func frenchDate(_ date: CalendarDate, withYear: Bool = true) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "fr_FR")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = withYear ? "EEEE d MMMM y" : "EEEE d MMMM"
+        let noon = TimeInterval(date.daysSinceEpoch) * 86_400 + 43_200
+        return formatter.string(from: Date(timeIntervalSince1970: noon))
+    }
+
+    /// The dictation as the parent and the child see it.
+    static func sheet(_ d: StoredDictation, child: Child, zone: CalendarZone) -> DictationSheet {
+        DictationSheet(
+            id: d.id, title: d.title, text: d.text,
+            sites: d.sites.map {
+                TrapSite(skill: $0.skill, start: $0.start, end: $0.end, word: $0.word, choice: $0.choice, alternatives: $0.alternatives)
+            },
+            child: child, moment: d.moment, date: frenchDate(localDate(d.start, zone: zone)))
+    }
+
+    /// The zone to show stored dates in: `--tz`, else the last ingest's, else the defaults.
+    static func zone(_ arguments: ParsedArguments, _ store: StateStore, _ context: CommandContext) -> Result<CalendarZone, ExitCode> {
+        if arguments.values["tz"] == nil, let stored = try? store.ingestZone(), let zone = try? CalendarZone(identifier: stored) {
+            return .success(zone)
+        }
+        return TimeOptions.resolveZone(arguments, context)
+    }
+
+    /// A skill state in French, for parents.
+    static func label(_ state: SkillState) -> String {
+        switch state {
+        case .nonVu: "non vu"
+        case .enCours: "en cours"
+        case .fragile: "fragile"
+        case .maitrise: "maîtrisé"
+        }
+    }
+}

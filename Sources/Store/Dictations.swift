@@ -1,0 +1,377 @@
+import DicteeCore
+import Foundation
+
+/// Where a stored dictation is in its life: written and validated (`ready`, possibly behind a
+/// card), picked by the child (`served`), graded by the parent (`graded`), or set aside
+/// (`retired`: planned before a grading changed the plan, or its moment left the calendar).
+public enum DictationStatus: String, Sendable, Hashable, CaseIterable {
+    case ready, served, graded, retired
+}
+
+/// One trap site of a stored dictation, numbered for the parent (1, 2, 3... in text order).
+public struct StoredTrapSite: Sendable, Hashable {
+    /// 1-based, the number the parent types when the child got it wrong.
+    public var number: Int
+    public var skill: SkillID
+    /// Unicode scalar offsets in the dictation's text, half-open.
+    public var start: Int
+    public var end: Int
+    /// The word as written.
+    public var word: String
+    /// Homophones: the right word and the wrong ones a child may write.
+    public var choice: String?
+    public var alternatives: [String]
+    /// Set once graded: whether the child got this site wrong; `nil` before grading.
+    public var missed: Bool?
+
+    public init(number: Int, skill: SkillID, start: Int, end: Int, word: String, choice: String? = nil,
+                alternatives: [String] = [], missed: Bool? = nil) {
+        self.number = number
+        self.skill = skill
+        self.start = start
+        self.end = end
+        self.word = word
+        self.choice = choice
+        self.alternatives = alternatives
+        self.missed = missed
+    }
+}
+
+/// A validated dictation to store: the text, what it is about, how it was planned, its sites.
+public struct NewDictation: Sendable, Hashable {
+    public var childID: Int64
+    /// The occurrence the text is about (an occurrence stored as a moment).
+    public var eventReference: EventReference
+    public var start: EventTime
+    /// The canonical phrase of the moment ("la sortie piscine", "l'anniversaire de Tom").
+    public var moment: String
+    public var title: String
+    public var text: String
+    /// `library:<text id>` for a handwritten text, else the model's id.
+    public var origin: String
+    /// The planner's targets, aimed word count (words) and density (trap sites per sentence).
+    public var targets: [SkillID]
+    public var aimWords: Double
+    public var density: Double
+    /// The child's last graded dictation when the plan was made (0: none). A later grading makes
+    /// the dictation stale.
+    public var plannedAfter: Int64
+    /// Trap sites, numbered 1... in text order (their `missed` is ignored).
+    public var sites: [StoredTrapSite]
+    /// When it was written.
+    public var createdAt: Date
+
+    public init(childID: Int64, eventReference: EventReference, start: EventTime, moment: String, title: String,
+                text: String, origin: String, targets: [SkillID], aimWords: Double, density: Double,
+                plannedAfter: Int64, sites: [StoredTrapSite], createdAt: Date) {
+        self.childID = childID
+        self.eventReference = eventReference
+        self.start = start
+        self.moment = moment
+        self.title = title
+        self.text = text
+        self.origin = origin
+        self.targets = targets
+        self.aimWords = aimWords
+        self.density = density
+        self.plannedAfter = plannedAfter
+        self.sites = sites
+        self.createdAt = createdAt
+    }
+}
+
+/// A dictation read back from the state.
+public struct StoredDictation: Sendable, Hashable {
+    public var id: Int64
+    public var childID: Int64
+    public var eventReference: EventReference
+    public var start: EventTime
+    public var moment: String
+    public var title: String
+    public var text: String
+    public var origin: String
+    public var targets: [SkillID]
+    public var aimWords: Double
+    public var density: Double
+    public var plannedAfter: Int64
+    public var status: DictationStatus
+    /// Its place (1...3) in the child's current cards, if dealt.
+    public var card: Int?
+    public var createdAt: Date
+    public var servedAt: Date?
+    public var gradedAt: Date?
+    /// Trap sites by number.
+    public var sites: [StoredTrapSite]
+
+    /// The occurrence key (event and start) the text is about.
+    public var occurrenceKey: String { eventReference.description + "|" + StateStore.startKey(start) }
+}
+
+/// One graded exposure of a skill, as stored: the dictation, when, its sites of that skill and
+/// the errors on them. Skill states are replayed from these (`Dictation.SkillProgress.replay`).
+public struct StoredExposure: Sendable, Hashable {
+    public var dictationID: Int64
+    public var skill: SkillID
+    public var gradedAt: Date
+    public var sites: Int
+    public var errors: Int
+}
+
+/// Refusals of the dictation steps (cards, pick, grade), with what to do next.
+public enum DictationError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownDictation(Int64)
+    case noCard(Int, dealt: Int)
+    case notServed(Int64)
+    case alreadyGraded(Int64, on: String)
+    case retired(Int64)
+    case siteOutOfRange(Int, count: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownDictation(let id): return "no dictation \(id)"
+        case .noCard(let n, let dealt):
+            return dealt == 0 ? "no card to pick from; run 'dictee cards --child NAME' first"
+                : "no card \(n): the cards are numbered 1 to \(dealt)"
+        case .notServed(let id): return "dictation \(id) was not picked yet; pick its card with 'dictee pick', then grade it"
+        case .alreadyGraded(let id, let date): return "dictation \(id) was already graded on \(date); a grade is final"
+        case .retired(let id): return "dictation \(id) was set aside (its plan or its moment changed) and cannot be graded"
+        case .siteOutOfRange(let n, let count):
+            return count == 0 ? "this dictation has no trap site; grade it with --missed none"
+                : "no trap site \(n): the sites are numbered 1 to \(count)"
+        }
+    }
+}
+
+extension StateStore {
+    // MARK: Writing dictations
+
+    /// Stores a validated dictation (status `ready`) with its trap sites, in one transaction.
+    /// - Returns: the new dictation's id.
+    /// - Throws: `StateError.store` (e.g. the child does not exist: a foreign key).
+    @discardableResult
+    public func addDictation(_ d: NewDictation) throws(StateError) -> Int64 {
+        try run {
+            try db.transaction {
+                try db.execute("""
+                    INSERT INTO dictations (child_id, event_ref, start_key, moment, title, body, origin, targets,
+                                            aim_words, density, planned_after, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(d.childID), .text(d.eventReference.description), .text(Self.startKey(d.start)),
+                          .text(d.moment), .text(d.title), .text(d.text), .text(d.origin),
+                          .text(d.targets.map(\.rawValue).joined(separator: ",")), .real(d.aimWords), .real(d.density),
+                          .integer(d.plannedAfter), .integer(Self.seconds(d.createdAt))])
+                let id = db.lastInsertRowID
+                for site in d.sites {
+                    try db.execute("""
+                        INSERT INTO trap_sites (dictation_id, number, skill, start_offset, end_offset, word, choice, alternatives)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.integer(id), .integer(Int64(site.number)), .text(site.skill.rawValue),
+                              .integer(Int64(site.start)), .integer(Int64(site.end)), .text(site.word),
+                              site.choice.map(SQLValue.text) ?? .null, .text(site.alternatives.joined(separator: ","))])
+                }
+                return id
+            }
+        }
+    }
+
+    /// Sets dictations aside (status `retired`, off the cards). Only `ready` ones change.
+    public func retireDictations(_ ids: [Int64]) throws(StateError) {
+        guard !ids.isEmpty else { return }
+        try run {
+            try db.transaction {
+                for id in ids {
+                    try db.execute("UPDATE dictations SET status = 'retired', card = NULL WHERE id = ? AND status = 'ready'",
+                                   [.integer(id)])
+                }
+            }
+        }
+    }
+
+    /// Deals the child's cards: `ids` (ready dictations of the child) become cards 1, 2, 3 in
+    /// this order; the previous deal is cleared. One transaction.
+    public func deal(childID: Int64, _ ids: [Int64]) throws(StateError) {
+        try run {
+            try db.transaction {
+                try db.execute("UPDATE dictations SET card = NULL WHERE child_id = ? AND card IS NOT NULL", [.integer(childID)])
+                for (k, id) in ids.prefix(3).enumerated() {
+                    try db.execute("UPDATE dictations SET card = ? WHERE id = ? AND child_id = ? AND status = 'ready'",
+                                   [.integer(Int64(k + 1)), .integer(id), .integer(childID)])
+                }
+            }
+        }
+    }
+
+    /// The child picks card `number`: its dictation becomes `served` (at `date`) and the deal is
+    /// cleared (the other texts stay ready for the next deal). One transaction.
+    /// - Returns: the served dictation.
+    /// - Throws: `DictationError.noCard` (wrapped in `StateError.dictation`) when there is no such card.
+    public func pick(childID: Int64, card number: Int, at date: Date) throws(StateError) -> StoredDictation {
+        let id: Int64 = try run {
+            try db.transaction {
+                let dealt = try db.query("SELECT id, card FROM dictations WHERE child_id = ? AND card IS NOT NULL ORDER BY card",
+                                         [.integer(childID)])
+                guard let row = try dealt.first(where: { try $0.int("card") == number }) else {
+                    throw StateError.dictation(.noCard(number, dealt: dealt.count))
+                }
+                let id = try row.int64("id")
+                try db.execute("UPDATE dictations SET card = NULL WHERE child_id = ?", [.integer(childID)])
+                try db.execute("UPDATE dictations SET status = 'served', served_at = ? WHERE id = ?",
+                               [.integer(Self.seconds(date)), .integer(id)])
+                return id
+            }
+        }
+        guard let served = try dictation(id: id) else { throw .dictation(.unknownDictation(id)) }
+        return served
+    }
+
+    /// Grades a served dictation: stores, per trap site, whether the child got it wrong, and one
+    /// exposure per skill exercised (its sites and errors), in one transaction.
+    /// - Parameters:
+    ///   - id: the dictation.
+    ///   - missed: the numbers of the sites the child got wrong (empty: none).
+    ///   - date: when the parent graded it.
+    /// - Returns: the exposures stored, in skill order.
+    /// - Throws: `StateError.dictation` with `.unknownDictation`, `.notServed`, `.retired`,
+    ///   `.alreadyGraded` (a grade is final) or `.siteOutOfRange`; nothing is stored then.
+    @discardableResult
+    public func grade(dictation id: Int64, missed: Set<Int>, at date: Date) throws(StateError) -> [StoredExposure] {
+        try run {
+            try db.transaction {
+                guard let d = try dictation(id: id) else { throw StateError.dictation(.unknownDictation(id)) }
+                switch d.status {
+                case .ready: throw StateError.dictation(.notServed(id))
+                case .retired: throw StateError.dictation(.retired(id))
+                case .graded:
+                    let day = d.gradedAt.map { CalendarDate(daysSinceEpoch: Int(Self.seconds($0) / 86_400)).description } ?? "?"
+                    throw StateError.dictation(.alreadyGraded(id, on: day))
+                case .served: break
+                }
+                if let bad = missed.sorted().first(where: { $0 < 1 || $0 > d.sites.count }) {
+                    throw StateError.dictation(.siteOutOfRange(bad, count: d.sites.count))
+                }
+                let at = Self.seconds(date)
+                for site in d.sites {
+                    try db.execute("UPDATE trap_sites SET missed = ? WHERE dictation_id = ? AND number = ?",
+                                   [.integer(missed.contains(site.number) ? 1 : 0), .integer(id), .integer(Int64(site.number))])
+                }
+                var exposures: [StoredExposure] = []
+                for skill in SkillID.allCases {
+                    let sites = d.sites.filter { $0.skill == skill }
+                    guard !sites.isEmpty else { continue }
+                    let errors = sites.filter { missed.contains($0.number) }.count
+                    try db.execute("""
+                        INSERT INTO exposures (dictation_id, skill, child_id, graded_at, sites, errors)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, [.integer(id), .text(skill.rawValue), .integer(d.childID), .integer(at),
+                              .integer(Int64(sites.count)), .integer(Int64(errors))])
+                    exposures.append(StoredExposure(dictationID: id, skill: skill, gradedAt: Date(timeIntervalSince1970: TimeInterval(at)),
+                                                    sites: sites.count, errors: errors))
+                }
+                try db.execute("UPDATE dictations SET status = 'graded', graded_at = ? WHERE id = ?", [.integer(at), .integer(id)])
+                return exposures
+            }
+        }
+    }
+
+    // MARK: Reading dictations
+
+    /// One dictation with its sites, or `nil`.
+    public func dictation(id: Int64) throws(StateError) -> StoredDictation? {
+        try dictations(where: "d.id = ?", [.integer(id)]).first
+    }
+
+    /// The child's dictations with one of `statuses` (all when empty), oldest first.
+    public func dictations(childID: Int64, statuses: Set<DictationStatus> = []) throws(StateError) -> [StoredDictation] {
+        let all = try dictations(where: "d.child_id = ?", [.integer(childID)])
+        return statuses.isEmpty ? all : all.filter { statuses.contains($0.status) }
+    }
+
+    /// The child's current cards (ready dictations dealt), by card number.
+    public func cards(childID: Int64) throws(StateError) -> [StoredDictation] {
+        try dictations(where: "d.child_id = ? AND d.card IS NOT NULL", [.integer(childID)]).sorted { ($0.card ?? 0) < ($1.card ?? 0) }
+    }
+
+    /// The child's last graded dictation (latest grading, then highest id), or `nil`.
+    public func lastGraded(childID: Int64) throws(StateError) -> StoredDictation? {
+        try dictations(childID: childID, statuses: [.graded]).max { ($0.gradedAt ?? .distantPast, $0.id) < ($1.gradedAt ?? .distantPast, $1.id) }
+    }
+
+    /// Every graded exposure of the child, oldest first.
+    public func exposures(childID: Int64) throws(StateError) -> [StoredExposure] {
+        try run {
+            try db.query("""
+                SELECT dictation_id, skill, graded_at, sites, errors FROM exposures
+                WHERE child_id = ? ORDER BY graded_at, dictation_id, skill
+                """, [.integer(childID)]).compactMap { row in
+                guard let skill = SkillID(rawValue: try row.string("skill")) else { return nil }
+                return StoredExposure(dictationID: try row.int64("dictation_id"), skill: skill,
+                                      gradedAt: Date(timeIntervalSince1970: TimeInterval(try row.int64("graded_at"))),
+                                      sites: try row.int("sites"), errors: try row.int("errors"))
+            }
+        }
+    }
+
+    private func dictations(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [StoredDictation] {
+        try run {
+            let rows = try db.query("""
+                SELECT d.id, d.child_id, d.event_ref, d.start_key, d.moment, d.title, d.body, d.origin, d.targets,
+                       d.aim_words, d.density, d.planned_after, d.status, d.card, d.created_at, d.served_at, d.graded_at
+                FROM dictations d WHERE \(condition) ORDER BY d.id
+                """, arguments)
+            var out: [StoredDictation] = []
+            for row in rows {
+                let id = try row.int64("id")
+                guard let event = EventReference(try row.string("event_ref")),
+                      let start = Self.eventTime(startKey: try row.string("start_key")) else { continue }
+                let sites = try db.query("""
+                    SELECT number, skill, start_offset, end_offset, word, choice, alternatives, missed
+                    FROM trap_sites WHERE dictation_id = ? ORDER BY number
+                    """, [.integer(id)]).compactMap { s -> StoredTrapSite? in
+                    guard let skill = SkillID(rawValue: try s.string("skill")) else { return nil }
+                    let alternatives = try s.string("alternatives")
+                    return StoredTrapSite(number: try s.int("number"), skill: skill, start: try s.int("start_offset"),
+                                          end: try s.int("end_offset"), word: try s.string("word"),
+                                          choice: try s.optionalString("choice"),
+                                          alternatives: alternatives.isEmpty ? [] : alternatives.split(separator: ",").map(String.init),
+                                          missed: try s.optionalBool("missed"))
+                }
+                out.append(StoredDictation(
+                    id: id, childID: try row.int64("child_id"), eventReference: event, start: start,
+                    moment: try row.string("moment"), title: try row.string("title"), text: try row.string("body"),
+                    origin: try row.string("origin"),
+                    targets: try row.string("targets").split(separator: ",").compactMap { SkillID(rawValue: String($0)) },
+                    aimWords: try row.double("aim_words"), density: try row.double("density"),
+                    plannedAfter: try row.int64("planned_after"),
+                    status: DictationStatus(rawValue: try row.string("status")) ?? .retired,
+                    card: try row.optionalInt("card"),
+                    createdAt: Date(timeIntervalSince1970: TimeInterval(try row.int64("created_at"))),
+                    servedAt: try row.optionalInt64("served_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                    gradedAt: try row.optionalInt64("graded_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
+                    sites: sites))
+            }
+            return out
+        }
+    }
+
+    /// The occurrence keys (`event|start`) still stored as moments, to set aside dictations
+    /// whose moment left the calendar.
+    public func momentKeys() throws(StateError) -> Set<String> {
+        try run {
+            Set(try db.query("SELECT event_ref, start_key FROM occurrences WHERE decision = 'moment'").map {
+                try $0.string("event_ref") + "|" + $0.string("start_key")
+            })
+        }
+    }
+
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// The inverse of `startKey`: `t:1796000000` or `d:2026-11-27`.
+    static func eventTime(startKey key: String) -> EventTime? {
+        if key.hasPrefix("t:"), let s = Int64(key.dropFirst(2)) { return .instant(s) }
+        if key.hasPrefix("d:") {
+            let p = key.dropFirst(2).split(separator: "-").compactMap { Int($0) }
+            if p.count == 3 { return .date(CalendarDate(year: p[0], month: p[1], day: p[2])) }
+        }
+        return nil
+    }
+}
