@@ -1,0 +1,270 @@
+import DicteeCore
+import Testing
+@testable import Dictation
+
+/// Which moments the cards offer and in which order: recent past first (most recent first), then
+/// upcoming (soonest first), one card per phrase, without excluded occurrences or the child's own
+/// birthday.
+@Suite struct CardChoiceTests {
+    static let now: Int64 = 1_750_000_000
+    static let day: Int64 = 86_400
+    static let lea = Child(firstName: "Léa", gender: .feminine, grade: .ce1)
+    static let hugo = Child(firstName: "Hugo", gender: .masculine, grade: .ce2)
+
+    /// A moment at `now + offset` seconds.
+    static func moment(_ key: String, _ phrase: String, at offset: Int64, friend: String? = nil) -> CardMoment {
+        let grammar = PhraseGrammar(gender: .masculine, number: .singular, headNoun: "moment")
+        let seconds = now + offset
+        return CardMoment(key: key, moment: MomentPhrase(phrase: phrase, grammar: grammar, friendName: friend), start: .instant(seconds), startSeconds: seconds)
+    }
+
+    static func keys(_ moments: [CardMoment]) -> [String] { moments.map(\.key) }
+
+    // MARK: - Order
+
+    @Test func recentPastMostRecentFirstThenUpcomingSoonestFirst() {
+        let d = Self.day
+        let input = [
+            Self.moment("upcoming-5d", "le marché de Noël", at: 5 * d),
+            Self.moment("too-old-31d", "les vacances", at: -31 * d),
+            Self.moment("past-2d", "la sortie piscine", at: -2 * d),
+            Self.moment("upcoming-1s", "la visite au musée", at: 1),
+            Self.moment("exactly-30d", "la fête de l'école", at: -30 * d),
+            Self.moment("just-over-30d", "la kermesse", at: -30 * d - 1),
+            Self.moment("exactly-now", "le cours de judo", at: 0),
+            Self.moment("past-1s", "le spectacle de danse", at: -1),
+            Self.moment("upcoming-10d", "la classe verte", at: 10 * d),
+        ]
+        let expected = ["exactly-now", "past-1s", "past-2d", "exactly-30d", "upcoming-1s", "upcoming-5d", "upcoming-10d"]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == expected)
+        // The input order does not matter.
+        #expect(Self.keys(CardChoice.order(input.reversed(), child: Self.lea, now: Self.now)) == expected)
+    }
+
+    @Test func equalStartsAreOrderedByKeyInThePastAndInTheFuture() {
+        let d = Self.day
+        let input = [
+            Self.moment("b-past", "la sortie piscine", at: -3 * d),
+            Self.moment("c-up", "le marché de Noël", at: 2 * d),
+            Self.moment("a-past", "le cours de judo", at: -3 * d),
+            Self.moment("a-up", "la classe verte", at: 2 * d),
+            Self.moment("z-past", "les vacances", at: -1 * d),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["z-past", "a-past", "b-past", "a-up", "c-up"])
+    }
+
+    @Test func nothingInNothingOut() {
+        #expect(CardChoice.order([], child: Self.lea, now: Self.now).isEmpty)
+        let old = [Self.moment("old", "les vacances", at: -60 * Self.day)]
+        #expect(CardChoice.order(old, child: Self.lea, now: Self.now).isEmpty)
+    }
+
+    @Test func isUpcomingIsStrictlyAfterNow() {
+        #expect(!CardChoice.isUpcoming(Self.moment("k", "les vacances", at: 0), now: Self.now))
+        #expect(!CardChoice.isUpcoming(Self.moment("k", "les vacances", at: -1), now: Self.now))
+        #expect(CardChoice.isUpcoming(Self.moment("k", "les vacances", at: 1), now: Self.now))
+    }
+
+    // MARK: - One card per phrase
+
+    @Test func aWeeklyMomentAppearsOnceAtItsMostRecentPastPlace() {
+        let d = Self.day
+        let input = [
+            Self.moment("judo+7", "le cours de judo", at: 7 * d),
+            Self.moment("judo-14", "le cours de judo", at: -14 * d),
+            Self.moment("piscine-10", "la sortie piscine", at: -10 * d),
+            Self.moment("judo-7", "le cours de judo", at: -7 * d),
+            Self.moment("musee+3", "la visite au musée", at: 3 * d),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["judo-7", "piscine-10", "musee+3"])
+    }
+
+    @Test func aTooOldOccurrenceDoesNotHideTheUpcomingOne() {
+        let d = Self.day
+        let input = [
+            Self.moment("judo-40", "le cours de judo", at: -40 * d),
+            Self.moment("judo+7", "le cours de judo", at: 7 * d),
+            Self.moment("judo+14", "le cours de judo", at: 14 * d),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["judo+7"])
+    }
+
+    @Test func typographicApostropheAndCaseMakeTheSamePhrase() {
+        let d = Self.day
+        let input = [
+            Self.moment("tom-3", "l'anniversaire de Tom", at: -3 * d, friend: "Tom"),
+            Self.moment("tom-1", "L’anniversaire de Tom", at: -1 * d, friend: "Tom"),
+            Self.moment("tom+5", "L'ANNIVERSAIRE DE TOM", at: 5 * d, friend: "Tom"),
+            Self.moment("sam-2", "l’anniversaire de Sam", at: -2 * d, friend: "Sam"),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["tom-1", "sam-2"])
+        // Upcoming only: the soonest one stands for the phrase.
+        let upcoming = [
+            Self.moment("u9", "l'anniversaire de Tom", at: 9 * d, friend: "Tom"),
+            Self.moment("u4", "L’Anniversaire de tom", at: 4 * d, friend: "Tom"),
+        ]
+        #expect(Self.keys(CardChoice.order(upcoming, child: Self.lea, now: Self.now)) == ["u4"])
+    }
+
+    @Test func theSamePhraseAtTheSameStartKeepsTheSmallestKey() {
+        let input = [
+            Self.moment("k2", "la sortie piscine", at: -Self.day),
+            Self.moment("k1", "La sortie piscine", at: -Self.day),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["k1"])
+    }
+
+    // MARK: - Left out
+
+    @Test func excludedKeysAreLeftOut() {
+        let d = Self.day
+        let input = [
+            Self.moment("piscine-1", "la sortie piscine", at: -1 * d),
+            Self.moment("musee-2", "la visite au musée", at: -2 * d),
+            Self.moment("noel+3", "le marché de Noël", at: 3 * d),
+            Self.moment("verte+4", "la classe verte", at: 4 * d),
+        ]
+        let out = CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["piscine-1", "noel+3", "not-a-key"])
+        #expect(Self.keys(out) == ["musee-2", "verte+4"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Set(Self.keys(input)))) == [])
+    }
+
+    @Test func anExcludedOccurrenceLetsTheNextOneOfTheSamePhraseThrough() {
+        let d = Self.day
+        let input = [
+            Self.moment("judo-7", "le cours de judo", at: -7 * d),
+            Self.moment("judo-14", "le cours de judo", at: -14 * d),
+            Self.moment("judo+7", "le cours de judo", at: 7 * d),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["judo-7"])) == ["judo-14"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["judo-7", "judo-14"])) == ["judo+7"])
+    }
+
+    @Test func theChildsOwnBirthdayIsLeftOutAFriendsIsKept() {
+        let d = Self.day
+        let input = [
+            Self.moment("lea", "l'anniversaire de Léa", at: -2 * d, friend: "Léa"),
+            Self.moment("tom", "l'anniversaire de Tom", at: -3 * d, friend: "Tom"),
+            Self.moment("leane", "l'anniversaire de Léane", at: -4 * d, friend: "Léane"),
+            Self.moment("piscine", "la sortie piscine", at: 2 * d),
+        ]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["tom", "leane", "piscine"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["lea", "tom", "leane", "piscine"])
+    }
+
+    @Test(arguments: ["Léa", "léa", "LÉA", "lÉa", "Le\u{301}a"])
+    func theOwnNameIsRecognisedInAnyCase(friend: String) {
+        let input = [
+            Self.moment("own", "l'anniversaire de \(friend)", at: -Self.day, friend: friend),
+            Self.moment("own-up", "la fête de \(friend)", at: Self.day, friend: friend),
+        ]
+        #expect(CardChoice.order(input, child: Self.lea, now: Self.now).isEmpty)
+        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["own", "own-up"])
+    }
+
+    @Test func theOwnNameWithoutAFriendSlotIsNotAReason() {
+        // Only the friend slot counts: a moment without one is kept whatever its phrase says.
+        let input = [Self.moment("k", "la sortie piscine", at: -Self.day, friend: nil)]
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["k"])
+    }
+
+    // MARK: - Property
+
+    /// SplitMix64 (Steele, Lea, Flood 2014): small, deterministic, seedable.
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// The phrase identity as the rule states it, written independently of the source.
+    static func identity(_ phrase: String) -> String {
+        String(phrase.map { $0 == "\u{2019}" ? "'" : $0 }).lowercased()
+    }
+
+    static func randomMoments(_ rng: inout SplitMix64) -> [CardMoment] {
+        let d = day
+        let plain = ["le cours de judo", "Le cours de judo", "la sortie piscine", "la visite au musée", "les vacances", "la fête de l’école", "la fête de l'école", "LA CLASSE VERTE"]
+        let friends = ["Tom", "tom", "Léa", "léa", "LÉA", "Hugo", "Sam", "Léane"]
+        let offsets: [Int64] = [0, 1, -1, -30 * d, -30 * d - 1, -30 * d + 1, 7 * d, -7 * d, -14 * d, 40 * d, -31 * d]
+        let count = Int.random(in: 0...40, using: &rng)
+        return (0..<count).map { i in
+            let offset: Int64 =
+                Bool.random(using: &rng)
+                ? offsets.randomElement(using: &rng)!
+                : Bool.random(using: &rng)
+                    ? Int64.random(in: -45...45, using: &rng) * d  // whole days: equal starts, ties by key
+                    : Int64.random(in: -45 * d...45 * d, using: &rng)
+            // Keys unique per occurrence, in an order unrelated to the start.
+            let key = "k\(Int.random(in: 0...99, using: &rng))-\(i)"
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                let friend = friends.randomElement(using: &rng)!
+                let article = Bool.random(using: &rng) ? "l'" : "L’"
+                return moment(key, "\(article)anniversaire de \(friend)", at: offset, friend: friend)
+            }
+            return moment(key, plain.randomElement(using: &rng)!, at: offset)
+        }
+    }
+
+    @Test func propertiesHoldOnRandomLists() {
+        var rng = SplitMix64(state: 0x00D1_C7EE)
+        var nonEmpty = 0
+        for round in 0..<200 {
+            let moments = Self.randomMoments(&rng)
+            let child = Bool.random(using: &rng) ? Self.lea : Self.hugo
+            let excluded = Set(moments.map(\.key).filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
+            let out = CardChoice.order(moments, child: child, now: Self.now, excluded: excluded)
+            if !out.isEmpty { nonEmpty += 1 }
+
+            func isPast(_ m: CardMoment) -> Bool { m.startSeconds <= Self.now }
+            func eligible(_ m: CardMoment) -> Bool {
+                let recent = isPast(m) ? Self.now - m.startSeconds <= 30 * Self.day : true
+                let own = m.moment.friendName.map { $0.lowercased() == child.firstName.lowercased() } ?? false
+                return recent && !own && !excluded.contains(m.key)
+            }
+
+            // Every element comes from the input and is eligible.
+            for m in out {
+                #expect(moments.contains(m), "round \(round): \(m.key) not in the input")
+                #expect(eligible(m), "round \(round): \(m.key) is not eligible")
+            }
+            // Never two with the same phrase.
+            let ids = out.map { Self.identity($0.moment.phrase) }
+            #expect(Set(ids).count == ids.count, "round \(round): repeated phrase")
+            // Past first, then upcoming.
+            let firstUpcoming = out.firstIndex { !isPast($0) } ?? out.count
+            #expect(out[firstUpcoming...].allSatisfy { !isPast($0) }, "round \(round): past after upcoming")
+            // Past descending, upcoming ascending by start; ties by key.
+            let past = Array(out[..<firstUpcoming])
+            let upcoming = Array(out[firstUpcoming...])
+            for (a, b) in zip(past, past.dropFirst()) {
+                #expect(a.startSeconds > b.startSeconds || (a.startSeconds == b.startSeconds && a.key < b.key), "round \(round): past \(a.key) before \(b.key)")
+            }
+            for (a, b) in zip(upcoming, upcoming.dropFirst()) {
+                #expect(a.startSeconds < b.startSeconds || (a.startSeconds == b.startSeconds && a.key < b.key), "round \(round): upcoming \(a.key) before \(b.key)")
+            }
+            // No eligible phrase missing, and each stands at its best-placed occurrence.
+            let candidates = moments.filter(eligible)
+            #expect(Set(candidates.map { Self.identity($0.moment.phrase) }) == Set(ids), "round \(round): a phrase is missing")
+            for m in out {
+                let rivals = candidates.filter { Self.identity($0.moment.phrase) == Self.identity(m.moment.phrase) }
+                let better = rivals.contains { r in
+                    switch (isPast(r), isPast(m)) {
+                    case (true, false): true
+                    case (false, true): false
+                    case (true, true): r.startSeconds > m.startSeconds || (r.startSeconds == m.startSeconds && r.key < m.key)
+                    case (false, false): r.startSeconds < m.startSeconds || (r.startSeconds == m.startSeconds && r.key < m.key)
+                    }
+                }
+                #expect(!better, "round \(round): \(m.key) is not the best place for its phrase")
+            }
+        }
+        // The generator does exercise the function.
+        #expect(nonEmpty > 150)
+    }
+}
