@@ -105,6 +105,12 @@ public struct DictationPlan: Sendable, Hashable {
     /// Trap sites wanted per sentence, all targets together (the planner's density; 1.0 for a
     /// first text). `sitesPerTarget` is derived from it by the planner.
     public var density: Double = 1.0
+    /// The word count aimed at (the planner's aim, inside `words`; the middle of `words` unless
+    /// the planner set it). Recorded with the dictation so that the next plan follows from it.
+    public var aimWords: Double?
+
+    /// `aimWords`, else the middle of `words`.
+    public var aimedWords: Double { aimWords ?? Double(words.lowerBound + words.upperBound) / 2 }
 
     /// The child's grade.
     public var grade: Grade { child.grade }

@@ -39,6 +39,8 @@ public struct PlanOutcome: Sendable, Hashable, Codable {
 public enum Planner {
     /// The rule's thresholds and step (proportions).
     public static let easy = 0.10, hard = 0.30, step = 0.10
+    /// The most target skills a plan has (issue 5).
+    public static let maximumTargets = 3
     /// Density bounds, trap sites per sentence.
     public static let densityRange = 0.5...2.5
 
@@ -61,6 +63,7 @@ public enum Planner {
                                  sentences: norms.sentences, maxWordsPerSentence: norms.maxWordsPerSentence,
                                  sitesPerTarget: sitesPerTarget)
         plan.density = density
+        plan.aimWords = aim
         return plan
     }
 
@@ -76,7 +79,7 @@ public enum Planner {
             .sorted { ($0.skill.introducedIn, $0.skill) < ($1.skill.introducedIn, $1.skill) }
         let inProgress = all.filter { $0.state == .enCours }
             .sorted { ($0.lastExposure?.gradedAt ?? distantPast, $0.skill) < ($1.lastExposure?.gradedAt ?? distantPast, $1.skill) }
-        return Array((fragile + fresh + inProgress).map(\.skill).prefix(3))
+        return Array((fragile + fresh + inProgress).map(\.skill).prefix(maximumTargets))
     }
 
     /// The aimed word count and density after `last` (the middle of the range and 1.0 at first).

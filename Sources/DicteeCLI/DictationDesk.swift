@@ -106,12 +106,20 @@ enum DictationDesk {
                 let plan = Planner.plan(child: child, moment: candidate.moment, progress: progress, last: basis.map(outcome))
                 guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts) else { continue }
                 recentTexts.insert(serving.text.id)
-                let sites = validator.sites(of: serving.draft, plan: serving.plan).filter { serving.plan.targets.contains($0.skill) }
+                // What the parent grades: at most 3 skills (the planner's bound), the planner's
+                // targets the text exercises first, then the skills the text was proven for.
+                let all = validator.sites(of: serving.draft, plan: serving.plan)
+                var graded: [SkillID] = []
+                for skill in plan.targets + serving.plan.targets where graded.count < Planner.maximumTargets
+                    && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
+                    graded.append(skill)
+                }
+                let sites = all.filter { graded.contains($0.skill) }
                 let id = try store.addDictation(NewDictation(
                     childID: childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
                     start: candidate.start, moment: candidate.moment.phrase, title: candidate.moment.capitalized,
                     text: serving.draft.text, origin: "library:" + serving.text.id, targets: plan.targets,
-                    aimWords: Double(plan.words.lowerBound + plan.words.upperBound) / 2, density: plan.density,
+                    aimWords: plan.aimedWords, density: plan.density,
                     plannedAfter: basis?.id ?? 0,
                     sites: sites.enumerated().map { k, s in
                         StoredTrapSite(number: k + 1, skill: s.skill, start: s.start, end: s.end, word: s.word,

@@ -187,15 +187,19 @@ extension StateStore {
         }
     }
 
-    /// Deals the child's cards: `ids` (ready dictations of the child) become cards 1, 2, 3 in
-    /// this order; the previous deal is cleared. One transaction.
+    /// Deals the child's cards: the first three of `ids` that are ready dictations of the child
+    /// become cards 1, 2, 3 in this order (other ids are skipped); the previous deal is cleared.
+    /// One transaction.
     public func deal(childID: Int64, _ ids: [Int64]) throws(StateError) {
         try run {
             try db.transaction {
                 try db.execute("UPDATE dictations SET card = NULL WHERE child_id = ? AND card IS NOT NULL", [.integer(childID)])
-                for (k, id) in ids.prefix(3).enumerated() {
+                // Only the child's ready dictations are dealt, numbered 1, 2, 3 without gaps.
+                var number: Int64 = 0
+                for id in ids where number < 3 {
                     try db.execute("UPDATE dictations SET card = ? WHERE id = ? AND child_id = ? AND status = 'ready'",
-                                   [.integer(Int64(k + 1)), .integer(id), .integer(childID)])
+                                   [.integer(number + 1), .integer(id), .integer(childID)])
+                    if db.changes > 0 { number += 1 }
                 }
             }
         }

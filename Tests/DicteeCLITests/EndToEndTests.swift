@@ -97,21 +97,8 @@ struct EndToEndTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: binary.path),
             "\(binary.path) is missing: run Scripts/test (it builds the binary first)")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = c.arguments
-        process.currentDirectoryURL = repositoryRoot
-        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1",
-                               "HOME": FileManager.default.temporaryDirectory.path]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == c.status)
+        let (status, stdout, stderr) = try runBuiltDictee(binary, c.arguments)
+        #expect(status == c.status)
 
         let dir = repositoryRoot.appendingPathComponent("Fixtures/golden")
         let outFile = dir.appendingPathComponent("\(c.name).stdout")
