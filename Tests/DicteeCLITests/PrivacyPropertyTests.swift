@@ -87,6 +87,19 @@ struct PrivacyPropertyTests {
         #expect(r.code == .ok || r.code == .itemErrors)
         let suggestions = runDictee(["--state", state, "suggestions", "list", "--json"])
         #expect(suggestions.code == .ok)
+        // Every fifth calendar also goes through the cards: the stored dictations, their sites and
+        // the cards' output hold no raw token either.
+        var cards = Captured(code: .ok, stdout: "", stderr: "")
+        if seed % 5 == 0 {
+            #expect(runDictee(["--state", state, "child", "add", "Lou", "--gender", "f", "--grade", "CE2"]).code == .ok)
+            cards = runDictee(["--state", state, "cards", "--child", "Lou", "--json", "--now", "2026-11-29T18:00:00+01:00"])
+            #expect(cards.code == .ok || cards.code == .dataError, "\(cards.stderr)")
+            if cards.code == .ok, let id = try StateStore(path: state).dictations(childID: 1).first?.id {
+                let show = runDictee(["--state", state, "show", String(id)])
+                cards.stdout += show.stdout
+                cards.stderr += show.stderr
+            }
+        }
 
         // What may appear: tokens of canonical phrases, and names the filter captured.
         var allowed = Set(whitelist.forms.flatMap { Normalizer.tokens($0.phrase).map(\.folded) })
@@ -98,7 +111,7 @@ struct PrivacyPropertyTests {
         let outputs = [
             "audit": try String(contentsOfFile: audit, encoding: .utf8),
             "database": try StateStore(path: state).dump(),
-            "stderr": r.stderr + suggestions.stderr, "stdout": r.stdout + suggestions.stdout,
+            "stderr": r.stderr + suggestions.stderr + cards.stderr, "stdout": r.stdout + suggestions.stdout + cards.stdout,
         ]
         let outputTokens = outputs.mapValues { Set(Normalizer.tokens($0).map(\.folded)) }
         for t in titles {
