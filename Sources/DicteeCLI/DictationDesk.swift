@@ -27,6 +27,42 @@ enum DictationDesk {
         }
     }
 
+    /// What the child commands (cards, pick, skills) start from: the state (which must exist), the
+    /// child of `--child`, and the zone of stored dates (`--tz`, else the last ingest's).
+    static func openChild(_ arguments: ParsedArguments, _ context: CommandContext)
+        -> Result<(store: StateStore, child: Child, zone: CalendarZone), ExitCode>
+    {
+        StateOptions.open(context, create: false).flatMap { store in
+            child(named: arguments.values["child"], store, context).flatMap { child in
+                zone(arguments, store, context).map { (store, child, $0) }
+            }
+        }
+    }
+
+    /// What the dictation commands (show, grade) start from: the state, dictation `ID` (the one
+    /// positional argument) with its child, and the zone of stored dates.
+    static func openDictation(_ arguments: ParsedArguments, _ context: CommandContext, command: String)
+        -> Result<(store: StateStore, dictation: StoredDictation, child: Child, zone: CalendarZone), ExitCode>
+    {
+        guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
+            context.output.error("\(command) needs one dictation id (a number, as 'dictee pick' prints it)")
+            context.output.hint("dictee \(command) 12")
+            return .failure(.usage)
+        }
+        return StateOptions.open(context, create: false).flatMap { store in
+            do {
+                guard let d = try store.dictation(id: id), let c = try store.children().first(where: { $0.id == d.childID }) else {
+                    return .failure(StateOptions.report(.dictation(.unknownDictation(id)), context))
+                }
+                return zone(arguments, store, context).map { (store, d, c, $0) }
+            } catch let error as StateError {
+                return .failure(StateOptions.report(error, context))
+            } catch {
+                return .failure(.internalError)
+            }
+        }
+    }
+
     /// The child's fifteen skills, replayed from every graded exposure (no stored state drifts).
     static func progress(_ store: StateStore, childID: Int64) throws(StateError) -> [SkillProgress] {
         let history = try store.exposures(childID: childID).map {

@@ -49,19 +49,9 @@ extension Dictee {
                 output.hint("dictee cards --child Léa")
                 return .usage
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
-            let child: Child
-            switch DictationDesk.child(named: arguments.values["child"], store, context) {
-            case .success(let c): child = c
-            case .failure(let code): return code
-            }
-            let zone: CalendarZone
-            switch DictationDesk.zone(arguments, store, context) {
-            case .success(let z): zone = z
+            let (store, child, zone): (StateStore, Child, CalendarZone)
+            switch DictationDesk.openChild(arguments, context) {
+            case .success(let opened): (store, child, zone) = opened
             case .failure(let code): return code
             }
             let now: Int64
@@ -141,20 +131,15 @@ extension Dictee {
                 output.hint("dictee pick --child Léa 2")
                 return .usage
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
-            let child: Child
-            switch DictationDesk.child(named: arguments.values["child"], store, context) {
-            case .success(let c): child = c
+            let (store, child, zone): (StateStore, Child, CalendarZone)
+            switch DictationDesk.openChild(arguments, context) {
+            case .success(let opened): (store, child, zone) = opened
             case .failure(let code): return code
             }
             let now: Int64
-            switch TimeOptions.resolve(arguments, context) {
-            case .success(let r): now = r.now
-            case .failure(let code): return code
+            do { now = try TimeOptions.now(arguments, context, zone: zone) } catch {
+                output.error(error.description)
+                return .usage
             }
             do {
                 let served = try store.pick(childID: child.id!, card: number, at: Date(timeIntervalSince1970: TimeInterval(now)))

@@ -31,11 +31,6 @@ extension Dictee {
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
             let output = context.output
-            guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
-                output.error("grade needs one dictation id (a number, as 'dictee pick' prints it)")
-                output.hint("dictee grade 12 --missed 3,7")
-                return .usage
-            }
             var missed: Set<Int>?
             if let given = arguments.values["missed"] {
                 guard let parsed = parseNumbers(given) else {
@@ -45,7 +40,7 @@ extension Dictee {
                 missed = parsed
             } else if !context.isInteractive {
                 output.error("grade needs --missed N,N (or --missed none) when not on a terminal")
-                output.hint("dictee grade \(id) --missed 3,7")
+                output.hint("dictee grade \(arguments.positionals.first.flatMap { Int64($0) }.map(String.init) ?? "ID") --missed 3,7")
                 return .usage
             }
             let now: Int64
@@ -53,25 +48,12 @@ extension Dictee {
             case .success(let r): now = r.now
             case .failure(let code): return code
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
+            let (store, dictation, child, zone): (StateStore, StoredDictation, Child, CalendarZone)
+            switch DictationDesk.openDictation(arguments, context, command: "grade") {
+            case .success(let opened): (store, dictation, child, zone) = opened
             case .failure(let code): return code
             }
-            let dictation: StoredDictation, child: Child
-            do {
-                guard let d = try store.dictation(id: id), let c = try store.children().first(where: { $0.id == d.childID }) else {
-                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
-                }
-                (dictation, child) = (d, c)
-            } catch {
-                return StateOptions.report(error, context)
-            }
-            let zone: CalendarZone
-            switch DictationDesk.zone(arguments, store, context) {
-            case .success(let z): zone = z
-            case .failure(let code): return code
-            }
+            let id = dictation.id
             // Refuse early (before asking anything) what the store would refuse.
             switch dictation.status {
             case .ready: return StateOptions.report(.dictation(.notServed(id)), context)

@@ -34,35 +34,13 @@ extension Dictee {
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
             let output = context.output
-            guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
-                output.error("show needs one dictation id (a number, as 'dictee pick' prints it)")
-                output.hint("dictee show 12")
-                return .usage
-            }
             if let path = arguments.values["html"], path.isEmpty {
                 output.error("--html needs a file path")
                 return .usage
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
-            let dictation: StoredDictation, child: Child
-            do {
-                guard let d = try store.dictation(id: id) else {
-                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
-                }
-                guard let c = try store.children().first(where: { $0.id == d.childID }) else {
-                    return StateOptions.report(.dictation(.unknownDictation(id)), context)
-                }
-                (dictation, child) = (d, c)
-            } catch {
-                return StateOptions.report(error, context)
-            }
-            let z: CalendarZone
-            switch DictationDesk.zone(arguments, store, context) {
-            case .success(let zone): z = zone
+            let (dictation, child, z): (StoredDictation, Child, CalendarZone)
+            switch DictationDesk.openDictation(arguments, context, command: "show") {
+            case .success(let opened): (dictation, child, z) = (opened.dictation, opened.child, opened.zone)
             case .failure(let code): return code
             }
             let sheet = DictationDesk.sheet(dictation, child: child, zone: z)

@@ -42,19 +42,9 @@ extension Dictee {
                 output.error("skills takes no argument besides --child NAME")
                 return .usage
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
-            let child: Child
-            switch DictationDesk.child(named: arguments.values["child"], store, context) {
-            case .success(let c): child = c
-            case .failure(let code): return code
-            }
-            let zone: CalendarZone
-            switch DictationDesk.zone(arguments, store, context) {
-            case .success(let z): zone = z
+            let (store, child, zone): (StateStore, Child, CalendarZone)
+            switch DictationDesk.openChild(arguments, context) {
+            case .success(let opened): (store, child, zone) = opened
             case .failure(let code): return code
             }
             let progress: [SkillProgress]
