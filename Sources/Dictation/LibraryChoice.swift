@@ -10,30 +10,58 @@ public struct LibraryServing: Sendable {
     public var plan: DictationPlan
 }
 
+/// When a moment happens relative to the dictation: a text about yesterday's outing should not be
+/// in the futur, nor one about next week's in the passé composé.
+public enum MomentTime: Sendable, Hashable {
+    case past, upcoming
+
+    /// Tenses that tell the story at the wrong time (the présent fits both).
+    var wrongTenses: Set<SchoolTense> {
+        switch self {
+        case .past: [.futur]
+        case .upcoming: [.passeComposeAvoir, .passeComposeEtre, .imparfait, .passeSimple, .plusQueParfait]
+        }
+    }
+}
+
 extension Library {
     /// The library text to serve for `plan` (the cards before a model exists, and the fallback
     /// after five failed attempts): a text of the child's grade that fits the moment's kinds,
-    /// the one sharing the most targets with the plan, avoiding `recentlyUsed`, ties by id. The
-    /// rendering is validated with the text's own skills as targets (3 sites each, as the
-    /// library proof requires) and the plan's child and moment; a text whose rendering fails is
-    /// skipped.
+    /// avoiding `recentlyUsed`, then one whose verbs suit `time` (no futur about a past moment, no
+    /// past tense about an upcoming one), then the one sharing the most targets with the plan,
+    /// ties by id. The rendering is validated with the text's own skills as targets (3 sites
+    /// each, as the library proof requires) and the plan's child and moment; a text whose
+    /// rendering fails is skipped.
     /// - Parameters:
     ///   - plan: what the next dictation should be.
     ///   - validator: the validator (with Grammalecte in production).
     ///   - recentlyUsed: ids of library texts the child saw lately, chosen last.
+    ///   - time: whether the moment is past or upcoming (`nil`: no preference).
     /// - Returns: the serving, or `nil` when no text of the grade fits the moment and passes.
-    public func serving(for plan: DictationPlan, validator: Validator, recentlyUsed: Set<String> = []) -> LibraryServing? {
-        let candidates = texts(for: plan.grade, fitting: plan.moment.phrase).sorted { a, b in
+    public func serving(for plan: DictationPlan, validator: Validator, recentlyUsed: Set<String> = [],
+                        time: MomentTime? = nil) -> LibraryServing? {
+        var rendered: [String: String] = [:]
+        var wrongTime: [String: Bool] = [:]
+        for text in texts(for: plan.grade, fitting: plan.moment.phrase) {
+            guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment) else { continue }
+            rendered[text.id] = r
+            if let time {
+                let analysis = TextAnalysis(r, lexicon: validator.lexicon, names: validator.names(of: plan))
+                wrongTime[text.id] = validator.tenses(in: analysis).contains { $0.tenses.isSubset(of: time.wrongTenses) && !$0.tenses.isEmpty }
+            }
+        }
+        let candidates = texts(for: plan.grade, fitting: plan.moment.phrase).filter { rendered[$0.id] != nil }.sorted { a, b in
             let usedA = recentlyUsed.contains(a.id), usedB = recentlyUsed.contains(b.id)
             if usedA != usedB { return !usedA }
+            let wrongA = wrongTime[a.id] ?? false, wrongB = wrongTime[b.id] ?? false
+            if wrongA != wrongB { return !wrongA }
             let overlapA = a.skills.filter(plan.targets.contains).count, overlapB = b.skills.filter(plan.targets.contains).count
             if overlapA != overlapB { return overlapA > overlapB }
             return a.id < b.id
         }
         for text in candidates {
-            guard let rendered = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment) else { continue }
             let proven = DictationPlan(child: plan.child, moment: plan.moment, targets: text.skills, sitesPerTarget: 3)
-            let draft = Draft(text: rendered)
+            let draft = Draft(text: rendered[text.id]!)
             if validator.check(draft, plan: proven).isEmpty {
                 return LibraryServing(text: text, draft: draft, plan: proven)
             }

@@ -140,7 +140,8 @@ enum DictationDesk {
                     return .failure(.internalError)
                 }
                 let plan = Planner.plan(child: child, moment: candidate.moment, progress: progress, last: basis.map(outcome))
-                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts) else { continue }
+                let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
+                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts, time: time) else { continue }
                 recentTexts.insert(serving.text.id)
                 // What the parent grades: at most 3 skills (the planner's bound), the planner's
                 // targets the text exercises first, then the skills the text was proven for.

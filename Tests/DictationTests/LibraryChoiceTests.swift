@@ -1,4 +1,5 @@
 import DicteeCore
+import French
 import Testing
 @testable import Dictation
 
@@ -34,5 +35,39 @@ import Testing
                 #expect(library.serving(for: plan, validator: validator) != nil, "\(grade.rawValue) \(m)")
             }
         }
+    }
+}
+
+/// The served text's verbs suit the moment's time when the library allows it.
+@Suite struct LibraryTimeTests {
+    @Test func aPastMomentGetsNoFuturAndAnUpcomingOneNoPastTenseWhenATextAllows() throws {
+        let library = try Library.bundled()
+        let validator = try TestValidator.shared()
+        var checked = 0
+        for grade in [Grade.ce1, .ce2, .cm1] {
+            let child = Child(firstName: "Léa", gender: .feminine, grade: grade)
+            for m in ["l'anniversaire", "la sortie piscine", "le cours de judo"] {
+                let grammar = try #require(LibraryValidationTests.phrases.first { $0.phrase == m }?.grammar)
+                let plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
+                for time in [MomentTime.past, .upcoming] {
+                    let served = try #require(library.serving(for: plan, validator: validator, time: time))
+                    let fitting = library.texts(for: grade, fitting: m).contains { text in
+                        guard let r = try? text.render(firstName: "Léa", gender: .feminine, moment: plan.moment) else { return false }
+                        return !Self.hasWrongTense(r, time, validator, plan)
+                    }
+                    if fitting {
+                        #expect(!Self.hasWrongTense(served.draft.text, time, validator, plan), "\(grade.rawValue) \(m) \(time): \(served.draft.text)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked >= 9, "the library should have a fitting text for most cases")
+    }
+
+    static func hasWrongTense(_ text: String, _ time: MomentTime, _ validator: Validator, _ plan: DictationPlan) -> Bool {
+        let wrong: Set<SchoolTense> = time == .past ? [.futur] : [.passeComposeAvoir, .passeComposeEtre, .imparfait, .passeSimple, .plusQueParfait]
+        let analysis = TextAnalysis(text, lexicon: validator.lexicon, names: [plan.child.firstName])
+        return validator.tenses(in: analysis).contains { !$0.tenses.isEmpty && $0.tenses.isSubset(of: wrong) }
     }
 }

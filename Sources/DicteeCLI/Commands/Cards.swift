@@ -22,8 +22,9 @@ extension Dictee {
             Three cards for the child to choose from. Each is an approved moment of the
             calendar (a whitelist moment or one you labeled): the recent past first (the last
             \(CardChoice.recentDays) days, most recent first), then the coming days; never two cards for the
-            same moment, never a moment the child already had. Behind each card a dictation
-            is ready: planned for the child's skills and validated. The cards stay the same
+            same moment, never an occurrence the child already had. Behind each card a
+            dictation is ready: planned for the child's skills, validated, its verbs in the
+            past for a past moment and not in the past for a coming one when the library allows. The cards stay the same
             until the child picks one ('dictee pick'), a grading changes the plan, or a
             moment leaves the calendar.
 
@@ -112,7 +113,7 @@ extension Dictee {
         static let summary = "the child picks card N: its dictation is served, its id printed"
         static let options = OptionSpec(valued: ["child"] + TimeOptions.names, flags: [])
         static let help = """
-            usage: dictee pick --child NAME N
+            usage: dictee pick --child NAME N [--now ISO-8601]
 
             Marks the dictation behind card N (1 to 3, as 'dictee cards' shows them) as
             served and prints its id alone on stdout, for 'dictee show ID' and, once the

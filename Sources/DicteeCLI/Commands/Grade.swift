@@ -12,13 +12,13 @@ extension Dictee {
         static let summary = "say which trap sites the child got wrong; the skills move"
         static let options = OptionSpec(valued: ["missed"] + TimeOptions.names, flags: [])
         static let help = """
-            usage: dictee grade ID                  (on a terminal: asks for the numbers)
-                   dictee grade ID --missed 3,7     (the sites the child got wrong)
-                   dictee grade ID --missed none    (no mistake on any site)
+            usage: dictee grade ID [--now ISO-8601]           (on a terminal: asks for the numbers)
+                   dictee grade ID --missed 3,7 [--now ...]  (the sites the child got wrong)
+                   dictee grade ID --missed none [--now ...] (no mistake on any site)
 
             Grades a dictation the child picked and wrote. On a terminal it shows the text
             with its trap sites numbered; type the numbers the child got wrong, separated by
-            commas or spaces, or just Enter for none. Then it shows how each skill of the
+            commas or spaces, or just Enter for none (Ctrl-D leaves it ungraded). Then it shows how each skill of the
             dictation moved (non vu, en cours, fragile, maîtrisé). A grade is final: grading
             the same dictation twice is refused. There is no score: only which sites, and
             which skills.

@@ -23,7 +23,8 @@ extension Dictee {
               --sheet      a clean copy (title and text, no marks) to correct the child's
                            dictation afterwards
               --html PATH  writes a printable A4 page: the title and the text in large type,
-                           then, on a second page, the trap list for the parent. It uses
+                           then, on a second page, the marked text and the trap list for the
+                           parent. It uses
                            nothing from the network; open it in a browser and print it.
               --tz IANA    the zone of the date (default: the zone of the last ingest)
 
