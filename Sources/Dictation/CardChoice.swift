@@ -52,12 +52,21 @@ public enum CardChoice {
         let eligible = moments.filter { m in
             !excluded.contains(m.key)
                 && m.moment.friendName?.lowercased() != own
+                && !namesChild(m.moment.phrase, own)
                 && (m.startSeconds > now || now - m.startSeconds <= recentDays * 86_400)
         }
         let past = eligible.filter { $0.startSeconds <= now }.sorted { ($1.startSeconds, $0.key) < ($0.startSeconds, $1.key) }
         let upcoming = eligible.filter { $0.startSeconds > now }.sorted { ($0.startSeconds, $0.key) < ($1.startSeconds, $1.key) }
         var seen = Set<String>()
         return (past + upcoming).filter { seen.insert(phraseKey($0.moment.phrase)).inserted }
+    }
+
+    /// Whether a phrase names the child (a parent's label such as "l'anniversaire de Léa" has no
+    /// friend slot): the first name as a whole word, any case, also after an elision.
+    static func namesChild(_ phrase: String, _ lowercasedName: String) -> Bool {
+        phrase.lowercased().replacingOccurrences(of: "’", with: "'")
+            .split(whereSeparator: { !$0.isLetter && $0 != "-" })
+            .contains { $0 == lowercasedName || $0.hasSuffix("'" + lowercasedName) }
     }
 
     /// Whether a moment is upcoming at `now`.

@@ -120,6 +120,7 @@ enum DictationDesk {
             var library: Library?
             var validator: Validator?
             var chosen: [Int64] = []
+            var refused = 0
             var recentTexts = Set(used.suffix(10).compactMap(libraryTextID))
             let progress = try progress(store, childID: childID)
             for candidate in candidates where chosen.count < CardChoice.count {
@@ -141,7 +142,11 @@ enum DictationDesk {
                 }
                 let plan = Planner.plan(child: child, moment: candidate.moment, progress: progress, last: basis.map(outcome))
                 let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
-                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts, time: time) else { continue }
+                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts, time: time) else {
+                    // Texts fit this moment, yet none passed: the validator itself is failing.
+                    if !library.texts(for: child.grade, fitting: candidate.moment.phrase).isEmpty { refused += 1 }
+                    continue
+                }
                 recentTexts.insert(serving.text.id)
                 // What the parent grades: at most 3 skills (the planner's bound), the planner's
                 // targets the text exercises first, then the skills the text was proven for.
@@ -164,6 +169,11 @@ enum DictationDesk {
                     },
                     createdAt: context.clock.now))
                 chosen.append(id)
+            }
+            if chosen.isEmpty, refused > 0 {
+                context.output.error("no handwritten text passed the validator for \(refused) moment(s) that have texts: the grammar check (grammalecte-cli) is probably failing")
+                context.output.hint("check 'grammalecte-cli --help' runs; reinstall with apt-get install grammalecte-cli")
+                return .failure(.unavailable)
             }
             try store.deal(childID: childID, chosen)
             return .success(try store.cards(childID: childID))

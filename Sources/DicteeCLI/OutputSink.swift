@@ -41,7 +41,8 @@ public final class OutputSink: @unchecked Sendable {
 
     /// A sink writing to the process's stdout and stderr (buffered stdout, flushed on exit).
     static func standard(environment: [String: String]) -> OutputSink {
-        let allowed = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        // https://no-color.org: a NO_COLOR set to a non-empty value turns colour off.
+        let allowed = (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         return OutputSink(
             colorErrors: allowed && isatty(STDERR_FILENO) == 1, colorOutput: allowed && isatty(STDOUT_FILENO) == 1,
             out: { text in FileHandle.standardOutput.writeBuffered(text) },

@@ -143,6 +143,15 @@ extension Dictee {
                 return .usage
             }
             do {
+                // A card whose moment left the calendar since the deal (deleted, moved, or now
+                // disqualified) is not served: it is set aside and the child chooses again.
+                if let card = try store.cards(childID: child.id!).first(where: { $0.card == number }),
+                   !(try store.momentKeys()).contains(card.occurrenceKey) {
+                    try store.retireDictations([card.id])
+                    output.error("the moment of card \(number) is no longer in the calendar")
+                    output.hint("show the cards again: dictee cards --child NAME")
+                    return .dataError
+                }
                 let served = try store.pick(childID: child.id!, card: number, at: Date(timeIntervalSince1970: TimeInterval(now)))
                 output.line(String(served.id))
                 output.hint("read it aloud with 'dictee show \(served.id)'; once written, 'dictee grade \(served.id)'")

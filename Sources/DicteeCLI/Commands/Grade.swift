@@ -74,7 +74,7 @@ extension Dictee {
                         output.line("not graded")
                         return .ok
                     }
-                    if let numbers = parseNumbers(reply.isEmpty ? "none" : reply),
+                    if let numbers = parseNumbers(reply.trimmingCharacters(in: .whitespaces).isEmpty ? "none" : reply),
                        numbers.allSatisfy({ (1...max(1, dictation.sites.count)).contains($0) }) || numbers.isEmpty {
                         missed = numbers
                     } else {
@@ -106,12 +106,15 @@ extension Dictee {
             }
         }
 
-        /// "3,7", "3 7", "3, 7" → {3, 7}; "none" or "" → {}; `nil` for anything else.
+        /// "3,7", "3 7", "3, 7" → {3, 7}; "none" → {}; `nil` for anything else, also an empty
+        /// list ("", ",", "1,,2"): a grade is final, so an unset variable must not grade clean.
         static func parseNumbers(_ text: String) -> Set<Int>? {
             let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-            if t == "none" || t.isEmpty { return [] }
+            if t == "none" { return [] }
             var out = Set<Int>()
-            for part in t.split(whereSeparator: { $0 == "," || $0 == " " || $0 == ";" }) {
+            let parts = t.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard !parts.contains(where: \.isEmpty) else { return nil }
+            for part in parts.flatMap({ $0.split(separator: " ") }) {
                 guard let n = Int(part), n >= 1, n <= 10_000 else { return nil }
                 out.insert(n)
             }

@@ -46,10 +46,35 @@ extension Dictee {
             }
             let sheet = DictationDesk.sheet(dictation, child: child, zone: z)
             if let path = arguments.values["html"] {
+                // Written in place (never renamed over the path): an existing file must be a
+                // regular file we may write; a directory, a device or a read-only file is refused.
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                    let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+                    guard !isDirectory.boolValue, type == .typeRegular else {
+                        output.error("\(path): not a regular file; give the path of the page to write")
+                        return .usage
+                    }
+                    guard FileManager.default.isWritableFile(atPath: path) else {
+                        output.error("\(path): the file is read-only; choose another path")
+                        return .ioError
+                    }
+                }
+                guard let handle = FileHandle(forWritingAtPath: path) ?? {
+                    FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
+                }() else {
+                    output.error("\(path): cannot create the file")
+                    return .ioError
+                }
                 do {
-                    try Data(sheet.html().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try handle.truncate(atOffset: 0)
+                    try handle.write(contentsOf: Data(sheet.html().utf8))
+                    try handle.synchronize()
+                    try handle.close()
                 } catch {
-                    output.error("\(path): cannot write the page (\((error as NSError).localizedDescription))")
+                    try? handle.close()
+                    output.error("\(path): cannot write the page (\(error.localizedDescription))")
                     return .ioError
                 }
                 output.line("wrote \(path)")
