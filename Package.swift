@@ -67,9 +67,13 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
 
+        // Generation: the LanguageModel protocol, the OpenAI-compatible client, the instructions,
+        // the retry loop with feedback and the silent library fallback.
+        .target(name: "Generation", dependencies: ["DicteeCore", "Dictation"]),
+
         // Arguments, commands, output, exit codes. The only module that touches argv, the
         // environment, stdout/stderr and `exit`.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 
@@ -88,6 +92,7 @@ let package = Package(
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"], exclude: ["Fixtures"]),
         .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter"]),
+        .testTarget(name: "GenerationTests", dependencies: ["Generation", "Dictation", "French", "DicteeCore", "PrivacyFilter"]),
     ],
     swiftLanguageModes: [.v6]
 )

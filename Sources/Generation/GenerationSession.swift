@@ -1,0 +1,209 @@
+import Dictation
+import DicteeCore
+import Foundation
+
+/// One attempt of a dictation, as recorded for `dictee stats` and the run log.
+public struct AttemptRecord: Sendable, Hashable {
+    /// 1 to 5.
+    public var number: Int
+    /// The validator's failed step ids (`vocabulaire`, `longueur`...), or what failed before the
+    /// validator: `format` (not the JSON asked for), `trop_long` (a runaway: the budget or the
+    /// timeout ran out), `refus` (the model or the server refused), `contexte` (the prompt would
+    /// not fit the context), `serveur` (the server failed). Empty for the accepted attempt.
+    public var failedSteps: [String]
+    /// Tokens of the prompt and of the answer (0 when nothing was sent or counted).
+    public var promptTokens: Int
+    public var completionTokens: Int
+    /// Wall-clock seconds of the request.
+    public var seconds: Double
+    /// The server's finish reason, or `-` when there was no answer.
+    public var finishReason: String
+    /// Parts of the prompt left out for this attempt (refusal diagnosis).
+    public var removed: [Instructions.Removal]
+
+    public init(number: Int, failedSteps: [String], promptTokens: Int = 0, completionTokens: Int = 0, seconds: Double = 0,
+                finishReason: String = "-", removed: [Instructions.Removal] = []) {
+        self.number = number
+        self.failedSteps = failedSteps
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.seconds = seconds
+        self.finishReason = finishReason
+        self.removed = removed
+    }
+}
+
+/// A written dictation: the validated draft, the plan it passed, where it comes from, and every
+/// attempt. A library text looks exactly like a model's to the child and on the card.
+public struct GenerationResult: Sendable {
+    public var draft: Draft
+    /// The plan the draft passed (for a library text: the text's own skills as targets).
+    public var plan: DictationPlan
+    /// The model's id, or `library:<text id>`.
+    public var origin: String
+    /// Whether the library served it (after 5 failed attempts, or without a model).
+    public var fromLibrary: Bool
+    /// Every attempt made with the model (empty without a model).
+    public var attempts: [AttemptRecord]
+    /// Which removal unlocked a refusal, when the model refused (e.g. `sans_moment`).
+    public var diagnosis: String?
+}
+
+/// Writes one validated dictation for a plan (issue 6, "Budgets and the retry loop"): at most 5
+/// attempts with the model; each failed attempt sends the previous answer back with the
+/// validator's French sentences (the temperature stays the same); a runaway (length finish or
+/// timeout) is a failed attempt whose feedback says the text was far too long; a prompt that would
+/// not fit the context with the completion budget is not sent. A refusal is retried without the
+/// calendar moment first, then without the content rule, and the removal that unlocked it is kept
+/// as a diagnosis. After 5 failures the library text for the same plan is served, silently.
+public final class GenerationSession: @unchecked Sendable {
+    public static let maximumAttempts = 5
+    /// Tokens kept free besides the prompt and the completion budget (the chat template's own).
+    public static let templateMarginTokens = 32
+
+    public let model: (any LanguageModel)?
+    public let validator: Validator
+    public let library: Library
+
+    /// - Parameters:
+    ///   - model: the model, or `nil` (the library serves every text).
+    ///   - validator: the validator with Grammalecte.
+    ///   - library: the handwritten library (the fallback).
+    public init(model: (any LanguageModel)?, validator: Validator, library: Library) {
+        self.model = model
+        self.validator = validator
+        self.library = library
+    }
+
+    /// A conservative token count when the server cannot count: one token per two UTF-8 bytes
+    /// (French BPE averages three to four bytes a token), plus 8 per message.
+    public static func estimateTokens(_ text: String) -> Int { text.utf8.count / 2 + 8 }
+
+    /// Writes the dictation.
+    /// - Parameters:
+    ///   - plan: the planner's plan.
+    ///   - time: whether the moment is past or upcoming.
+    ///   - recentlyUsed: library text ids the child saw lately (for the fallback).
+    /// - Returns: the result, or `nil` when the model failed and no library text fits the moment.
+    public func write(_ plan: DictationPlan, time: MomentTime?, recentlyUsed: Set<String> = []) -> GenerationResult? {
+        var attempts: [AttemptRecord] = []
+        var diagnosis: String?
+        if let model {
+            var removals: Set<Instructions.Removal> = []
+            var refusals = 0
+            var previous: String?
+            var problems: [String] = []
+            attemptLoop: for number in 1...Self.maximumAttempts {
+                let removed = Instructions.Removal.allCases.filter(removals.contains)
+                let system = Instructions.system(for: plan, removing: removals)
+                let first = Instructions.prompt(for: plan, time: time, removing: removals)
+                let prompt = problems.isEmpty ? first : Instructions.retry(first, previous: previous, problems: problems)
+                let maxTokens = Instructions.maxTokens(for: plan)
+                let counted = model.countTokens(system + "\n" + prompt) ?? Self.estimateTokens(system + "\n" + prompt)
+                if counted + maxTokens + Self.templateMarginTokens > model.contextLength {
+                    attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                    break attemptLoop
+                }
+                let request = ModelRequest(instructions: system, prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens)
+                let answer: ModelAnswer
+                do {
+                    answer = try model.complete(request)
+                } catch {
+                    switch error {
+                    case .refused:
+                        attempts.append(AttemptRecord(number: number, failedSteps: ["refus"], promptTokens: counted, removed: removed))
+                        refusals += 1
+                        removals = Self.removals(afterRefusals: refusals)
+                        continue attemptLoop
+                    case .timeout(let s):
+                        attempts.append(AttemptRecord(number: number, failedSteps: ["trop_long"], promptTokens: counted, seconds: s, removed: removed))
+                        (previous, problems) = (nil, [Instructions.runaway(plan)])
+                        continue attemptLoop
+                    case .promptTooLong:
+                        attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                        break attemptLoop
+                    case .unavailable, .badResponse, .notAllowed:
+                        attempts.append(AttemptRecord(number: number, failedSteps: ["serveur"], promptTokens: counted, removed: removed))
+                        break attemptLoop
+                    }
+                }
+                func record(_ steps: [String]) {
+                    attempts.append(AttemptRecord(number: number, failedSteps: steps, promptTokens: answer.promptTokens,
+                                                  completionTokens: answer.completionTokens, seconds: answer.seconds,
+                                                  finishReason: answer.finishReason.description, removed: removed))
+                }
+                if answer.finishReason == .length {
+                    record(["trop_long"])
+                    (previous, problems) = (nil, [Instructions.runaway(plan)])
+                    continue
+                }
+                if case .other(let reason) = answer.finishReason, reason.contains("filter") {
+                    record(["refus"])
+                    refusals += 1
+                    removals = Self.removals(afterRefusals: refusals)
+                    continue
+                }
+                guard let parsed = DictationAnswer.parse(answer.content) else {
+                    record(["format"])
+                    (previous, problems) = (String(answer.content.prefix(600)), [Instructions.notJSON])
+                    continue
+                }
+                if Self.isRefusal(parsed) {
+                    record(["refus"])
+                    refusals += 1
+                    removals = Self.removals(afterRefusals: refusals)
+                    continue
+                }
+                if let unlocked = removed.first {
+                    diagnosis = unlocked.rawValue
+                    if unlocked == .moment {
+                        // The moment itself triggers the refusals: no text about it will come.
+                        record(["refus"])
+                        break
+                    }
+                }
+                let draft = Draft(title: parsed.titre, sentences: parsed.phrases)
+                let findings = validator.check(draft, plan: plan)
+                if findings.isEmpty {
+                    record([])
+                    return GenerationResult(draft: draft, plan: plan, origin: model.id, fromLibrary: false, attempts: attempts, diagnosis: diagnosis)
+                }
+                var steps: [String] = []
+                for f in findings where !steps.contains(f.step.rawValue) { steps.append(f.step.rawValue) }
+                record(steps)
+                previous = Self.json(parsed)
+                problems = findings.map(\.message)
+            }
+        }
+        guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentlyUsed, time: time) else { return nil }
+        var draft = serving.draft
+        draft.title = plan.moment.capitalized
+        return GenerationResult(draft: draft, plan: serving.plan, origin: "library:" + serving.text.id, fromLibrary: true,
+                                attempts: attempts, diagnosis: diagnosis)
+    }
+
+    /// After the first refusal the moment is left out; after the second, the content rule (the
+    /// moment back in); then both.
+    static func removals(afterRefusals n: Int) -> Set<Instructions.Removal> {
+        switch n {
+        case 0: []
+        case 1: [.moment]
+        case 2: [.contentRule]
+        default: [.moment, .contentRule]
+        }
+    }
+
+    /// Whether an answer is a refusal written as text ("Je ne peux pas…", "I'm sorry…").
+    static func isRefusal(_ answer: DictationAnswer) -> Bool {
+        let text = (answer.titre + " " + answer.phrases.joined(separator: " ")).lowercased().replacingOccurrences(of: "’", with: "'")
+        return ["je ne peux pas", "je suis désolé", "je suis désolée", "désolé, je", "i can't", "i cannot", "i'm sorry", "as an ai", "en tant qu'ia"]
+            .contains { text.contains($0) }
+    }
+
+    /// The answer as compact JSON, for the retry prompt.
+    static func json(_ answer: DictationAnswer) -> String {
+        let object: [String: Any] = ["titre": answer.titre, "phrases": answer.phrases]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,105 @@
+import Dictation
+import DicteeCore
+import Foundation
+
+/// The French instructions and prompts for one dictation of a plan (issue 6, "What the model is
+/// told"): the grade, the target skills with what they mean, the word and sentence ranges, the
+/// moment's canonical phrase, and the child's first name with the gender already resolved. Nothing
+/// else from the calendar, ever: the moment arrives as its canonical phrase (in the audit file).
+public enum Instructions {
+    /// Parts a retry may leave out when the model refuses (a diagnosis of what triggered it).
+    public enum Removal: String, Sendable, Hashable, CaseIterable {
+        /// The calendar moment: the only content dictee did not write itself.
+        case moment = "sans_moment"
+        /// The content rule of the instructions (no violence, death, illness...).
+        case contentRule = "sans_regle_de_contenu"
+    }
+
+    /// Tokens per word the completion budget allows (French with small BPE vocabularies: about
+    /// 1.5 to 2.5; 3 is generous), plus the JSON and the title.
+    public static let tokensPerWord = 3
+    public static let answerOverheadTokens = 60
+
+    /// The completion budget for a plan, in tokens: the plan's maximum words × 3, plus 60 for the
+    /// title and the JSON, plus 8 per sentence.
+    public static func maxTokens(for plan: DictationPlan) -> Int {
+        plan.words.upperBound * tokensPerWord + answerOverheadTokens + 8 * plan.sentences.upperBound
+    }
+
+    /// The system message.
+    /// - Parameters:
+    ///   - plan: the dictation's plan.
+    ///   - removing: parts left out (a refusal diagnosis).
+    public static func system(for plan: DictationPlan, removing: Set<Removal> = []) -> String {
+        let norms = GradeNorms.of(plan.grade)
+        let name = plan.child.firstName
+        let girl = plan.child.gender == .feminine
+        let tenses = SchoolTense.allCases.filter { norms.tenses.contains($0) }.map(\.rawValue)
+        var rules: [String] = [
+            "Le texte compte entre \(plan.words.lowerBound) et \(plan.words.upperBound) mots en tout, en \(plan.sentences.lowerBound) à \(plan.sentences.upperBound) phrases ; aucune phrase ne dépasse \(plan.maxWordsPerSentence) mots.",
+            "Temps permis : \(list(tenses)) ; aucun autre temps.",
+            "Des mots simples et courants, connus d'un élève de \(plan.grade.rawValue).",
+            "Chaque phrase commence par une majuscule et finit par un point, un point d'exclamation ou un point d'interrogation.",
+            "Le personnage principal est \(name), \(girl ? "une fille" : "un garçon") : écris toujours « \(name) » (jamais un autre nom ni un espace réservé) et accorde au \(girl ? "féminin" : "masculin") (« \(name) est \(girl ? "partie" : "parti") », « \(girl ? "elle" : "il") est \(girl ? "contente" : "content") »).",
+        ]
+        if norms.restrictsVerbsToFirstGroup {
+            rules.append("Les seuls verbes conjugués sont être, avoir, aller et des verbes en -er.")
+        }
+        if !removing.contains(.contentRule) {
+            rules.append("Le texte est joyeux et bienveillant : ni violence, ni mort, ni maladie, ni corps, ni gros mot, ni alcool, ni tabac, ni drogue, ni argent, ni dispute.")
+        }
+        if !plan.targets.isEmpty {
+            let skills = plan.targets.map { "« \($0.label) » : au moins \(plan.sitesPerTarget) fois \(Validator.hint($0, grade: plan.grade))" }
+            rules.append("Fais travailler ces points d'orthographe : " + skills.joined(separator: " ; ") + ".")
+        }
+        return """
+            Tu écris une courte dictée en français pour un enfant de \(plan.grade.rawValue) (école primaire).
+            Réponds uniquement par un objet JSON de la forme {"titre": "…", "phrases": ["…", "…"]} : \
+            un titre d'au plus 60 caractères, puis les phrases de la dictée dans l'ordre, une phrase \
+            par élément du tableau, \(plan.sentences.lowerBound) à \(plan.sentences.upperBound) éléments (jamais plus de 12).
+            Règles :
+            \(rules.map { "- " + $0 }.joined(separator: "\n"))
+            """
+    }
+
+    /// The first prompt (the user message).
+    /// - Parameters:
+    ///   - plan: the dictation's plan (its moment's canonical phrase is the only calendar content).
+    ///   - time: whether the moment is past or upcoming (sets the story's time).
+    ///   - removing: parts left out (a refusal diagnosis).
+    public static func prompt(for plan: DictationPlan, time: MomentTime?, removing: Set<Removal> = []) -> String {
+        let name = plan.child.firstName
+        if removing.contains(.moment) {
+            return "Écris la dictée : une journée ordinaire de \(name)."
+        }
+        let when: String
+        switch time {
+        case .past?: when = " Ce moment a déjà eu lieu : raconte-le."
+        case .upcoming?: when = " Ce moment va bientôt avoir lieu : raconte ce qui se prépare."
+        case nil: when = ""
+        }
+        return "Écris la dictée sur ce moment de la vie de \(name) : « \(plan.moment.phrase) ». Écris « \(plan.moment.phrase) » tel quel dans le texte (avec « au », « aux », « du » ou « des » si la phrase le demande).\(when)"
+    }
+
+    /// A retry's prompt: the first prompt, the previous answer, and the validator's French
+    /// sentences (or what went wrong with the answer itself).
+    public static func retry(_ first: String, previous: String?, problems: [String]) -> String {
+        var text = first + "\n\n"
+        if let previous { text += "Ta réponse précédente :\n\(previous)\n\n" }
+        text += "Elle ne convient pas :\n" + problems.map { "- " + $0 }.joined(separator: "\n")
+        text += "\nÉcris une nouvelle réponse qui corrige ces points et respecte toutes les règles."
+        return text
+    }
+
+    /// The feedback of a runaway (the budget ran out, or the attempt's timeout).
+    public static func runaway(_ plan: DictationPlan) -> String {
+        "Le texte était beaucoup trop long et n'a pas été terminé : écris au plus \(plan.sentences.upperBound) phrases et \(plan.words.upperBound) mots en tout, puis ferme l'objet JSON."
+    }
+
+    /// The feedback of an answer that is not the JSON object asked for.
+    public static let notJSON = "La réponse n'était pas un objet JSON de la forme {\"titre\": \"…\", \"phrases\": [\"…\"]}."
+
+    static func list(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " et " + items.last!
+    }
+}

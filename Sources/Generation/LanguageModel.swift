@@ -1,0 +1,153 @@
+import Foundation
+
+/// One request to a language model: French instructions (the system message), the prompt (the
+/// user message: the moment, and on a retry the previous draft with what was wrong), and the JSON
+/// Schema the answer must follow (enforced by the server's constrained decoding; also described
+/// in the instructions, because the model does not see the grammar).
+public struct ModelRequest: Sendable, Hashable {
+    public var instructions: String
+    public var prompt: String
+    /// JSON Schema text of the answer (`DictationAnswer.schema`).
+    public var schema: String
+    /// The completion budget, in tokens.
+    public var maxTokens: Int
+    /// Sampling temperature (kept fixed across retries: feedback is the repair, not temperature).
+    public var temperature: Double
+
+    public init(instructions: String, prompt: String, schema: String, maxTokens: Int, temperature: Double = 0.7) {
+        self.instructions = instructions
+        self.prompt = prompt
+        self.schema = schema
+        self.maxTokens = maxTokens
+        self.temperature = temperature
+    }
+}
+
+/// Why the model stopped (OpenAI's `finish_reason`).
+public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
+    /// The answer ended by itself.
+    case stop
+    /// The completion budget ran out: a runaway.
+    case length
+    /// Anything else the server said (`content_filter`...).
+    case other(String)
+
+    public init(_ text: String?) {
+        switch text {
+        case "stop", "eos", nil: self = .stop
+        case "length": self = .length
+        case let other?: self = .other(other)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .stop: "stop"
+        case .length: "length"
+        case .other(let s): s
+        }
+    }
+}
+
+/// A model's answer: the structured content (JSON text following the request's schema), usage,
+/// finish reason and time.
+public struct ModelAnswer: Sendable, Hashable {
+    /// The message content: JSON text following the schema (when the server enforced it).
+    public var content: String
+    /// Tokens of the prompt (instructions + prompt, as the server counted them).
+    public var promptTokens: Int
+    /// Tokens generated.
+    public var completionTokens: Int
+    public var finishReason: FinishReason
+    /// Wall-clock seconds of the request.
+    public var seconds: Double
+
+    public init(content: String, promptTokens: Int, completionTokens: Int, finishReason: FinishReason, seconds: Double) {
+        self.content = content
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.finishReason = finishReason
+        self.seconds = seconds
+    }
+}
+
+/// What can go wrong with a request. Messages never quote the prompt (it holds the child's name).
+public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server refused the request on content grounds (a content-safety error).
+    case refused(String)
+    /// No answer within the per-attempt timeout, in seconds.
+    case timeout(Double)
+    /// The server cannot be reached (not started, wrong port, connection refused).
+    case unavailable(String)
+    /// The prompt and the completion budget do not fit the model's context (tokens).
+    case promptTooLong(promptTokens: Int, maxTokens: Int, context: Int)
+    /// The server answered something that is not a chat completion.
+    case badResponse(String)
+    /// The endpoint is not a loopback address and remote texts are not allowed.
+    case notAllowed(String)
+
+    public var description: String {
+        switch self {
+        case .refused(let m): "the model server refused the request: \(m)"
+        case .timeout(let s): "no answer within \(Int(s)) s"
+        case .unavailable(let m): "the model server cannot be reached: \(m)"
+        case .promptTooLong(let p, let m, let c): "the prompt (\(p) tokens) and the answer (\(m) tokens) do not fit the context (\(c) tokens)"
+        case .badResponse(let m): "the model server answered something unexpected: \(m)"
+        case .notAllowed(let m): m
+        }
+    }
+}
+
+/// A language model that writes structured answers. One session type (`GenerationSession`) drives
+/// any model: the OpenAI-compatible HTTP servers (llama.cpp's `llama-server`, the
+/// `llama-cpp-python` server, Ollama) or a scripted fake in tests.
+public protocol LanguageModel: Sendable {
+    /// The model's id, recorded as the origin of the texts it writes (e.g. `tiny-random.gguf`).
+    var id: String { get }
+    /// The context length, in tokens.
+    var contextLength: Int { get }
+    /// The tokens of `text` as the model counts them, or `nil` when the server cannot say (the
+    /// session then uses a conservative estimate).
+    func countTokens(_ text: String) -> Int?
+    /// Sends one request.
+    /// - Returns: the answer with its usage, finish reason and seconds.
+    /// - Throws: `ModelError`.
+    func complete(_ request: ModelRequest) throws(ModelError) -> ModelAnswer
+}
+
+/// The answer's shape: `{"titre": string (≤ 60 characters), "phrases": [1 to 12 strings]}`.
+/// Sentences come as an array because a model keeps a target length better when it counts its
+/// sentences itself. Every string and array is bounded so that constrained decoding terminates,
+/// even from random weights (ARCHITECTURE.md).
+public struct DictationAnswer: Sendable, Hashable {
+    public var titre: String
+    public var phrases: [String]
+
+    public init(titre: String, phrases: [String]) {
+        self.titre = titre
+        self.phrases = phrases
+    }
+
+    /// The most characters of a sentence in the schema.
+    public static let maximumSentenceLength = 240
+
+    /// The JSON Schema sent to the server.
+    public static let schema = """
+        {"type":"object","properties":{"titre":{"type":"string","minLength":1,"maxLength":60},\
+        "phrases":{"type":"array","minItems":1,"maxItems":12,"items":{"type":"string","minLength":1,"maxLength":\(maximumSentenceLength)}}},\
+        "required":["titre","phrases"],"additionalProperties":false}
+        """
+
+    /// Parses a model's content: a JSON object with a string `titre` of at most 60 characters and
+    /// an array `phrases` of 1 to 12 non-empty strings. `nil` for anything else.
+    public static func parse(_ content: String) -> DictationAnswer? {
+        guard let data = content.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let titre = object["titre"] as? String, titre.count <= 60,
+              let phrases = object["phrases"] as? [Any], (1...12).contains(phrases.count) else { return nil }
+        let strings = phrases.compactMap { $0 as? String }
+        guard strings.count == phrases.count,
+              strings.allSatisfy({ !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else { return nil }
+        return DictationAnswer(titre: titre.trimmingCharacters(in: .whitespacesAndNewlines), phrases: strings)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A model behind an OpenAI-compatible chat completions endpoint: llama.cpp's `llama-server`, the
+/// `llama-cpp-python` server, Ollama's `/v1` endpoint.
+///
+/// The answer's shape is enforced by the server's JSON-schema response format. The servers accept
+/// different spellings of it: `llama-cpp-python` takes `{"type": "json_object", "schema": S}` and
+/// refuses `json_schema`; `llama-server` and Ollama take `{"type": "json_schema", "json_schema":
+/// {"name", "schema": S, "strict": true}}`. The first is sent first; when the server answers 400
+/// or 422 about the response format, the other is sent instead (and kept).
+///
+/// Tokens are counted with the server's own tokenizer: `POST /extras/tokenize {"input": text}`
+/// (`llama-cpp-python`), else `POST /tokenize {"content": text}` (`llama-server`); `nil` when
+/// neither answers (Ollama).
+public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
+    /// The response-format spellings.
+    public enum ResponseFormat: Sendable { case jsonObjectWithSchema, jsonSchema }
+
+    public let id: String
+    public let contextLength: Int
+    /// The base URL ending in `/v1`, e.g. `http://127.0.0.1:8080/v1`.
+    public let endpoint: URL
+    /// The model name sent in requests.
+    public let modelName: String
+    /// Per-attempt timeout, in seconds.
+    public let timeout: Double
+    /// Called with every request body before it is sent (the egress log of a remote endpoint).
+    let beforeSending: (@Sendable (Data) throws -> Void)?
+    private let lock = NSLock()
+    private var format: ResponseFormat = .jsonObjectWithSchema
+    private var tokenizer: Int? // 0: /extras/tokenize, 1: /tokenize, -1: none
+
+    /// - Parameters:
+    ///   - endpoint: the base URL ending in `/v1`.
+    ///   - modelName: the model name to send (`model` field), also the id recorded as origin.
+    ///   - contextLength: the context the server was started with, in tokens.
+    ///   - timeout: seconds per request.
+    ///   - beforeSending: called with each request body before it is sent; a throw cancels it.
+    public init(endpoint: URL, modelName: String, contextLength: Int, timeout: Double = 120,
+                beforeSending: (@Sendable (Data) throws -> Void)? = nil) {
+        self.endpoint = endpoint
+        self.modelName = modelName
+        self.id = modelName
+        self.contextLength = contextLength
+        self.timeout = timeout
+        self.beforeSending = beforeSending
+    }
+
+    /// The server's root (the endpoint without its final `/v1`).
+    var root: URL {
+        endpoint.lastPathComponent == "v1" ? endpoint.deletingLastPathComponent() : endpoint
+    }
+
+    public func countTokens(_ text: String) -> Int? {
+        lock.lock()
+        let known = tokenizer
+        lock.unlock()
+        let tries: [(Int, String, [String: Any])] = [(0, "extras/tokenize", ["input": text]), (1, "tokenize", ["content": text])]
+        for (k, path, body) in tries where known == nil || known == k {
+            guard let data = try? JSONSerialization.data(withJSONObject: body),
+                  let (status, reply) = try? post(root.appendingPathComponent(path), data, timeout: min(timeout, 30)),
+                  status == 200,
+                  let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
+                  let tokens = object["tokens"] as? [Any] else { continue }
+            lock.lock()
+            tokenizer = k
+            lock.unlock()
+            return tokens.count
+        }
+        lock.lock()
+        if tokenizer == nil { tokenizer = -1 }
+        lock.unlock()
+        return nil
+    }
+
+    public func complete(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
+        lock.lock()
+        let first = format
+        lock.unlock()
+        do {
+            return try send(request, first)
+        } catch .badResponse(let message) where message.hasPrefix("response_format") {
+            let other: ResponseFormat = first == .jsonObjectWithSchema ? .jsonSchema : .jsonObjectWithSchema
+            let answer = try send(request, other)
+            lock.lock()
+            format = other
+            lock.unlock()
+            return answer
+        }
+    }
+
+    /// The request body for `format`.
+    func body(_ request: ModelRequest, _ format: ResponseFormat) throws(ModelError) -> Data {
+        guard let schema = try? JSONSerialization.jsonObject(with: Data(request.schema.utf8)) else {
+            throw .badResponse("the answer schema is not JSON")
+        }
+        let responseFormat: [String: Any] = switch format {
+        case .jsonObjectWithSchema: ["type": "json_object", "schema": schema]
+        case .jsonSchema: ["type": "json_schema", "json_schema": ["name": "dictee", "strict": true, "schema": schema]]
+        }
+        let object: [String: Any] = [
+            "model": modelName,
+            "messages": [["role": "system", "content": request.instructions], ["role": "user", "content": request.prompt]],
+            "max_tokens": request.maxTokens,
+            "temperature": request.temperature,
+            "stream": false,
+            "response_format": responseFormat,
+        ]
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw .badResponse("the request cannot be written")
+        }
+        return data
+    }
+
+    func send(_ request: ModelRequest, _ format: ResponseFormat) throws(ModelError) -> ModelAnswer {
+        let data = try body(request, format)
+        if let beforeSending {
+            do { try beforeSending(data) } catch { throw .notAllowed("the egress log cannot be written: \(error)") }
+        }
+        let start = Date()
+        let (status, reply) = try post(endpoint.appendingPathComponent("chat/completions"), data, timeout: timeout)
+        let seconds = Date().timeIntervalSince(start)
+        let text = String(decoding: reply.prefix(2_000), as: UTF8.self)
+        let lower = text.lowercased()
+        guard status == 200 else {
+            if (status == 400 || status == 422), lower.contains("response_format") || lower.contains("json_schema") {
+                throw .badResponse("response_format refused (HTTP \(status))")
+            }
+            if lower.contains("safety") || lower.contains("content_filter") || lower.contains("content policy") || lower.contains("moderation") {
+                throw .refused("HTTP \(status)")
+            }
+            if lower.contains("context") && (lower.contains("exceed") || lower.contains("too long") || lower.contains("length")) {
+                throw .promptTooLong(promptTokens: 0, maxTokens: request.maxTokens, context: contextLength)
+            }
+            throw .badResponse("HTTP \(status): \(text.prefix(200))")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
+              let choices = object["choices"] as? [[String: Any]], let choice = choices.first,
+              let message = choice["message"] as? [String: Any] else {
+            throw .badResponse("not a chat completion: \(text.prefix(200))")
+        }
+        let usage = object["usage"] as? [String: Any]
+        return ModelAnswer(content: message["content"] as? String ?? "",
+                           promptTokens: usage?["prompt_tokens"] as? Int ?? 0,
+                           completionTokens: usage?["completion_tokens"] as? Int ?? 0,
+                           finishReason: FinishReason(choice["finish_reason"] as? String), seconds: seconds)
+    }
+
+    /// One HTTP POST of JSON, synchronously.
+    func post(_ url: URL, _ body: Data, timeout: Double) throws(ModelError) -> (Int, Data) {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        request.timeoutInterval = timeout
+        final class Box: @unchecked Sendable {
+            var status = 0
+            var data = Data()
+            var error: Error?
+        }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        let session = URLSession(configuration: configuration)
+        session.dataTask(with: request) { data, response, error in
+            box.data = data ?? Data()
+            box.status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            box.error = error
+            done.signal()
+        }.resume()
+        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+            session.invalidateAndCancel()
+            throw .timeout(timeout)
+        }
+        session.finishTasksAndInvalidate()
+        if let error = box.error as? URLError {
+            if error.code == .timedOut { throw .timeout(timeout) }
+            throw .unavailable(error.localizedDescription)
+        }
+        if let error = box.error { throw .unavailable("\(error)") }
+        return (box.status, box.data)
+    }
+}
