@@ -1,0 +1,415 @@
+import Foundation
+
+/// The family's configuration file (ARCHITECTURE.md, files on disk): the calendar sources for
+/// `dictee nightly`, the language model, and the one switch that lets text leave the machine.
+///
+/// A JSON object; every key is optional and an unknown key is refused (a typo such as
+/// `"richer_text"` must not silently keep the default):
+///
+/// ```json
+/// {
+///   "sources": ["/home/famille/calendrier.ics"],
+///   "model": {"gguf": "/path/model.gguf", "endpoint": "http://127.0.0.1:8080/v1", "name": "qwen2.5-0.5b",
+///             "context": 2048, "python": "/path/to/venv/bin/python", "timeout_seconds": 120},
+///   "richer_texts": false,
+///   "egress_log": "/path/egress.log"
+/// }
+/// ```
+///
+/// A `null` value counts as an absent key. A missing or empty file is the empty configuration.
+///
+/// - Warning: `richerTexts` is the only way a non-loopback endpoint is allowed; `dictee privacy`
+///   reports what the configuration sends where.
+struct Config: Sendable, Equatable {
+    /// Calendar files read by `dictee nightly`, absolute paths, in the order they were added.
+    var sources: [String] = []
+    /// The language model, `nil` when none is configured (dictations come from the library).
+    var model: ModelConfig?
+    /// Whether a non-loopback `model.endpoint` is allowed (JSON `richer_texts`, default false).
+    var richerTexts = false
+    /// Where request bodies for a non-loopback endpoint are appended (JSON `egress_log`);
+    /// `nil` means the default, see `egressLogPath(_:)`.
+    var egressLog: String?
+
+    /// The `model` object.
+    struct ModelConfig: Sendable, Equatable {
+        /// A GGUF file: dictee starts and stops a llama-cpp-python server on 127.0.0.1 itself.
+        var gguf: String?
+        /// A running OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1`.
+        var endpoint: String?
+        /// The model name sent in requests.
+        var name: String?
+        /// The context size, in tokens.
+        var context: Int?
+        /// The Python interpreter that has `llama-cpp-python[server]` (managed mode).
+        var python: String?
+        /// How long one request may take, in seconds (JSON `timeout_seconds`).
+        var timeoutSeconds: Int?
+    }
+
+    /// Where requests go, as decided by the configuration.
+    enum ModelMode: Sendable, Equatable {
+        /// No model: dictations come from the handwritten library.
+        case none
+        /// A managed llama-cpp-python server on 127.0.0.1 running this GGUF file.
+        case managed(gguf: String)
+        /// A server the user runs, at this URL.
+        case endpoint(String)
+    }
+
+    /// The mode the configuration selects. When both `model.endpoint` and `model.gguf` are set,
+    /// the endpoint wins: requests would go there, so that is what `dictee privacy` must report.
+    var modelMode: ModelMode {
+        if let endpoint = model?.endpoint { return .endpoint(endpoint) }
+        if let gguf = model?.gguf { return .managed(gguf: gguf) }
+        return .none
+    }
+
+    // MARK: - Where the file is
+
+    /// `$DICTEE_CONFIG`, else `$XDG_CONFIG_HOME/dictee/config.json` (an absolute
+    /// `XDG_CONFIG_HOME` only, as the XDG Base Directory specification says), else
+    /// `~/.config/dictee/config.json`, with `HOME` from the command's environment.
+    static func path(_ context: CommandContext) -> String {
+        let env = context.environment
+        if let path = env["DICTEE_CONFIG"], !path.isEmpty { return path }
+        let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return base + "/dictee/config.json"
+    }
+
+    /// The egress log: `egressLog` when set, else `$XDG_DATA_HOME/dictee/egress.log`, else
+    /// `~/.local/share/dictee/egress.log` (the same rules as the state, `StateOptions.path`).
+    func egressLogPath(_ context: CommandContext) -> String {
+        if let egressLog { return egressLog }
+        let env = context.environment
+        let base = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        return base + "/dictee/egress.log"
+    }
+
+    // MARK: - Reading
+
+    /// Reads the configuration at `Config.path(context)`; prints why not and returns the exit
+    /// status to use (65, `ExitCode.dataError`) when the file is unreadable, not JSON, has a value
+    /// of the wrong type or an unknown key. A missing file is the empty configuration.
+    static func load(_ context: CommandContext) -> Result<Config, ExitCode> {
+        let path = path(context)
+        do {
+            return .success(try load(path: path))
+        } catch {
+            context.output.error(error.description)
+            if case .unknownKey(_, _, _, let known) = error {
+                context.output.hint("the known keys here are " + known.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            return .failure(.dataError)
+        }
+    }
+
+    /// Reads the configuration file at `path`; a missing file is the empty configuration.
+    /// - Throws: `ConfigError` naming the path (and the key, when one is wrong).
+    static func load(path: String) throws(ConfigError) -> Config {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return Config() }
+        if isDirectory.boolValue { throw .unreadable(path: path, reason: "a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: "cannot read the file (permissions?)")
+        }
+        return try parse(data, path: path)
+    }
+
+    /// Parses the text of a configuration file; `path` is only used in the errors.
+    /// - Throws: `ConfigError.invalidJSON`, `.notAnObject`, `.wrongType` or `.unknownKey`.
+    static func parse(_ data: Data, path: String) throws(ConfigError) -> Config {
+        // An empty file (`touch config.json`) is the empty configuration.
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return Config() }
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw .invalidJSON(path: path, detail: jsonErrorDetail(data))
+        }
+        guard case .object(let object) = root else {
+            throw .notAnObject(path: path, found: root.kind)
+        }
+        var config = Config()
+        try checkKeys(object, known: topKeys, prefix: "", path: path)
+        if let value = object["sources"], value != .null {
+            guard case .array(let items) = value else {
+                throw .wrongType(path: path, key: "sources", expected: "a list of file paths", found: value.kind)
+            }
+            for (k, item) in items.enumerated() {
+                config.sources.append(try nonEmptyString(item, key: "sources[\(k + 1)]", expected: "a file path", path: path))
+            }
+        }
+        if let value = object["model"], value != .null {
+            guard case .object(let fields) = value else {
+                throw .wrongType(path: path, key: "model", expected: "an object ({\"gguf\": ...})", found: value.kind)
+            }
+            try checkKeys(fields, known: modelKeys, prefix: "model.", path: path)
+            var model = ModelConfig()
+            func string(_ key: String, _ expected: String) throws(ConfigError) -> String? {
+                guard let value = fields[key], value != .null else { return nil }
+                return try nonEmptyString(value, key: "model." + key, expected: expected, path: path)
+            }
+            func positive(_ key: String, _ expected: String) throws(ConfigError) -> Int? {
+                guard let value = fields[key], value != .null else { return nil }
+                guard case .int(let n) = value, n > 0 else {
+                    throw .wrongType(path: path, key: "model." + key, expected: expected, found: value.kind)
+                }
+                return n
+            }
+            model.gguf = try string("gguf", "a file path")
+            model.endpoint = try string("endpoint", "a URL")
+            if let endpoint = model.endpoint, !isHTTPURL(endpoint) {
+                throw .wrongType(path: path, key: "model.endpoint", expected: "an http:// or https:// URL with a host",
+                                 found: "\"\(endpoint)\"")
+            }
+            model.name = try string("name", "a model name")
+            model.context = try positive("context", "a whole number of tokens above 0")
+            model.python = try string("python", "a file path")
+            model.timeoutSeconds = try positive("timeout_seconds", "a whole number of seconds above 0")
+            config.model = model
+        }
+        if let value = object["richer_texts"], value != .null {
+            guard case .bool(let on) = value else {
+                throw .wrongType(path: path, key: "richer_texts", expected: "true or false", found: value.kind)
+            }
+            config.richerTexts = on
+        }
+        if let value = object["egress_log"], value != .null {
+            config.egressLog = try nonEmptyString(value, key: "egress_log", expected: "a file path", path: path)
+        }
+        return config
+    }
+
+    static let topKeys = ["sources", "model", "richer_texts", "egress_log"]
+    static let modelKeys = ["gguf", "endpoint", "name", "context", "python", "timeout_seconds"]
+
+    private static func checkKeys(
+        _ object: [String: JSONValue], known: [String], prefix: String, path: String
+    ) throws(ConfigError) {
+        // Sorted, so that the reported key does not depend on the dictionary's order.
+        for key in object.keys.sorted() where !known.contains(key) {
+            throw .unknownKey(path: path, key: prefix + key,
+                              suggestion: ArgumentParser.nearest(key, in: known).map { prefix + $0 },
+                              known: known.map { prefix + $0 })
+        }
+    }
+
+    private static func nonEmptyString(
+        _ value: JSONValue, key: String, expected: String, path: String
+    ) throws(ConfigError) -> String {
+        guard case .string(let s) = value else {
+            throw .wrongType(path: path, key: key, expected: expected + " (a string)", found: value.kind)
+        }
+        guard !s.isEmpty else {
+            throw .wrongType(path: path, key: key, expected: expected, found: "an empty string")
+        }
+        return s
+    }
+
+    /// Where JSONSerialization says the text stops being JSON, as `line L, column C` when it
+    /// names a character offset.
+    private static func jsonErrorDetail(_ data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            guard let debug = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else {
+                return "not valid JSON"
+            }
+            var detail = debug.hasSuffix(".") ? String(debug.dropLast()) : debug
+            if let range = detail.range(of: #"character \d+"#, options: .regularExpression),
+               let offset = Int(detail[range].dropFirst("character ".count))
+            {
+                let before = data.prefix(offset)
+                let line = before.filter { $0 == 0x0A }.count + 1
+                let column = before.count - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+                detail.replaceSubrange(range, with: "line \(line), column \(column)")
+            }
+            return "not valid JSON (" + detail.prefix(1).lowercased() + detail.dropFirst() + ")"
+        }
+        return "not valid JSON"
+    }
+
+    // MARK: - Writing
+
+    /// Writes the configuration as pretty JSON with sorted keys: in a temporary file in the same
+    /// folder (mode 0600: it may name the family's files), then renamed over `path`, so that a
+    /// reader never sees half a file. Creates the folder (mode 0700) when missing.
+    /// - Parameter path: usually `Config.path(context)`.
+    /// - Throws: `ConfigError.cannotWrite` naming the path.
+    func save(to path: String) throws(ConfigError) {
+        var object: [String: Any] = ["sources": sources, "richer_texts": richerTexts]
+        if let egressLog { object["egress_log"] = egressLog }
+        if let model {
+            var fields: [String: Any] = [:]
+            if let v = model.gguf { fields["gguf"] = v }
+            if let v = model.endpoint { fields["endpoint"] = v }
+            if let v = model.name { fields["name"] = v }
+            if let v = model.context { fields["context"] = v }
+            if let v = model.python { fields["python"] = v }
+            if let v = model.timeoutSeconds { fields["timeout_seconds"] = v }
+            object["model"] = fields
+        }
+        var data: Data
+        do {
+            data = try JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw .cannotWrite(path: path, reason: "cannot encode the configuration")
+        }
+        data.append(0x0A)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .cannotWrite(path: path, reason: "cannot create the folder \(folder)")
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        var failure: String?
+        if fchmod(fd, 0o600) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil {
+            failure = data.withUnsafeBytes { buffer -> String? in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return String(cString: strerror(errno))
+                    }
+                    offset += n
+                }
+                return nil
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: failure.lowercased())
+        }
+    }
+
+    // MARK: - The privacy boundary
+
+    /// Whether `endpoint` is an http(s) URL whose host is this machine: `localhost`, a dotted
+    /// IPv4 address in 127.0.0.0/8 (RFC 1122 section 3.2.1.3), or `[::1]` (RFC 4291 section 2.5.3).
+    ///
+    /// Strict on purpose: a URL with a user or password (`http://127.0.0.1@evil.com/` goes to
+    /// evil.com), a backslash or white space, a percent-encoded host, a host that merely starts
+    /// like a loopback one (`127.0.0.1.example.com`, `localhost.evil.com`, `localhost.`), the
+    /// numeric forms some resolvers accept (`2130706433`, `0x7f000001`, `127.1`, octets with a
+    /// leading zero, which some read as octal), `0.0.0.0`, and any other spelling of an IPv6
+    /// address are all refused.
+    static func isLoopback(_ endpoint: String) -> Bool {
+        guard !endpoint.unicodeScalars.contains(where: {
+            $0 == "\\" || CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        }),
+            let components = URLComponents(string: endpoint),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            components.percentEncodedUser == nil, components.percentEncodedPassword == nil,
+            let host = components.percentEncodedHost?.lowercased(), !host.isEmpty
+        else { return false }
+        if host == "localhost" || host == "[::1]" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4 else { return false }
+        for octet in octets {
+            guard (1...3).contains(octet.count), octet.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  octet == "0" || !octet.hasPrefix("0"), let value = Int(octet), value <= 255
+            else { return false }
+        }
+        return octets[0] == "127"
+    }
+
+    /// Whether the configured endpoint may be used: no endpoint (library or managed server),
+    /// a loopback endpoint, or `"richer_texts": true` (ARCHITECTURE.md, privacy boundary).
+    func endpointIsAllowed() -> Bool {
+        guard let endpoint = model?.endpoint else { return true }
+        return Config.isLoopback(endpoint) || richerTexts
+    }
+
+    private static func isHTTPURL(_ s: String) -> Bool {
+        guard let components = URLComponents(string: s), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+}
+
+/// Why the configuration cannot be read or written. Messages name the file and the key.
+enum ConfigError: Error, CustomStringConvertible, Equatable {
+    case unreadable(path: String, reason: String)
+    case invalidJSON(path: String, detail: String)
+    case notAnObject(path: String, found: String)
+    case wrongType(path: String, key: String, expected: String, found: String)
+    case unknownKey(path: String, key: String, suggestion: String?, known: [String])
+    case cannotWrite(path: String, reason: String)
+
+    var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "\(path): \(reason)"
+        case .invalidJSON(let path, let detail):
+            return "\(path): \(detail)"
+        case .notAnObject(let path, let found):
+            return "\(path): the configuration must be a JSON object ({...}), not \(found)"
+        case .wrongType(let path, let key, let expected, let found):
+            return "\(path): \"\(key)\" must be \(expected), not \(found)"
+        case .unknownKey(let path, let key, let suggestion, _):
+            return "\(path): unknown key \"\(key)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+        case .cannotWrite(let path, let reason):
+            return "\(path): cannot write the configuration (\(reason))"
+        }
+    }
+}
+
+/// A JSON value with its type kept (JSONSerialization on Linux answers `true` for `1 as? Bool`).
+private enum JSONValue: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// What the value is, for messages: "a string", "a number"...
+    var kind: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let n): return String(n)
+        case .number: return "a fractional number"
+        case .string: return "a string"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,473 @@
+import Foundation
+import Testing
+import DicteeCore
+@testable import DicteeCLI
+
+/// A throwaway folder with a config path inside it (not created) and the environment to use it.
+private struct Sandbox {
+    let folder: String
+    var config: String { folder + "/conf/config.json" }
+    var environment: [String: String] { ["DICTEE_CONFIG": config, "HOME": folder, "TZ": "Europe/Paris"] }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dictee-config-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` as the configuration file.
+    func writeConfig(_ text: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: folder + "/conf", withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+    }
+
+    /// Creates a small file `name` in the folder and returns its absolute path.
+    func file(_ name: String) throws -> String {
+        let path = folder + "/" + name
+        try Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func run(_ arguments: [String], extra: [String: String] = [:]) -> Captured {
+        runDictee(arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
+private func context(_ environment: [String: String]) -> CommandContext {
+    CommandContext(
+        environment: environment, output: OutputSink(out: { _ in }, err: { _ in }),
+        clock: FixedClock(Date(timeIntervalSince1970: 1_796_000_000)))
+}
+
+private func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+@Suite("the configuration file, dictee source and dictee privacy")
+struct ConfigTests {
+    // MARK: - Where the file is
+
+    @Test("path: $DICTEE_CONFIG, else an absolute $XDG_CONFIG_HOME, else ~/.config")
+    func path() {
+        #expect(Config.path(context(["DICTEE_CONFIG": "/x/c.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]))
+                == "/x/c.json")
+        #expect(Config.path(context(["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"])) == "/xdg/dictee/config.json")
+        #expect(Config.path(context(["XDG_CONFIG_HOME": "relative", "HOME": "/h"])) == "/h/.config/dictee/config.json")
+        #expect(Config.path(context(["DICTEE_CONFIG": "", "HOME": "/h"])) == "/h/.config/dictee/config.json")
+    }
+
+    @Test("egress log: egress_log, else $XDG_DATA_HOME/dictee/egress.log, else ~/.local/share")
+    func egressLogPath() {
+        var config = Config()
+        #expect(config.egressLogPath(context(["HOME": "/h"])) == "/h/.local/share/dictee/egress.log")
+        #expect(config.egressLogPath(context(["HOME": "/h", "XDG_DATA_HOME": "/d"])) == "/d/dictee/egress.log")
+        #expect(config.egressLogPath(context(["HOME": "/h", "XDG_DATA_HOME": "d"])) == "/h/.local/share/dictee/egress.log")
+        config.egressLog = "/var/log/e.log"
+        #expect(config.egressLogPath(context(["HOME": "/h"])) == "/var/log/e.log")
+    }
+
+    // MARK: - Reading
+
+    @Test("a missing file, an empty file and {} are the empty configuration")
+    func loadEmpty() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        #expect(try Config.load(path: box.config) == Config())
+        try box.writeConfig("")
+        #expect(try Config.load(path: box.config) == Config())
+        try box.writeConfig("  \n")
+        #expect(try Config.load(path: box.config) == Config())
+        try box.writeConfig("{}")
+        #expect(try Config.load(path: box.config) == Config())
+        try box.writeConfig(#"{"sources": null, "model": null, "richer_texts": null, "egress_log": null}"#)
+        #expect(try Config.load(path: box.config) == Config())
+    }
+
+    @Test("every key is read into its typed field")
+    func loadFull() throws {
+        let text = """
+            {
+              "sources": ["/home/famille/calendrier.ics", "/home/famille/ecole.ics"],
+              "model": {"gguf": "/m/model.gguf", "endpoint": "http://127.0.0.1:8080/v1", "name": "qwen2.5-0.5b",
+                        "context": 2048, "python": "/venv/bin/python", "timeout_seconds": 120},
+              "richer_texts": true,
+              "egress_log": "/var/log/egress.log"
+            }
+            """
+        let config = try Config.parse(Data(text.utf8), path: "c.json")
+        #expect(config.sources == ["/home/famille/calendrier.ics", "/home/famille/ecole.ics"])
+        #expect(config.model == Config.ModelConfig(
+            gguf: "/m/model.gguf", endpoint: "http://127.0.0.1:8080/v1", name: "qwen2.5-0.5b", context: 2048,
+            python: "/venv/bin/python", timeoutSeconds: 120))
+        #expect(config.richerTexts)
+        #expect(config.egressLog == "/var/log/egress.log")
+        #expect(config.modelMode == .endpoint("http://127.0.0.1:8080/v1"))
+    }
+
+    @Test("invalid JSON: exit 65, the path and the line named")
+    func invalidJSON() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.writeConfig("{\n  \"sources\": []\n  \"model\": {}\n}")
+        let r = box.run(["privacy"])
+        #expect(r.code == .dataError)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("error: \(box.config): not valid JSON"))
+        #expect(r.stderr.contains("line 3"))
+        try box.writeConfig("[\"/a.ics\"]")
+        let list = box.run(["source", "list"])
+        #expect(list.code == .dataError)
+        #expect(list.stderr == "error: \(box.config): the configuration must be a JSON object ({...}), not a list\n")
+    }
+
+    @Test("a value of the wrong type: exit 65 naming the key", arguments: [
+        (#"{"richer_texts": 1}"#, #""richer_texts" must be true or false, not 1"#),
+        (#"{"richer_texts": "yes"}"#, #""richer_texts" must be true or false, not a string"#),
+        (#"{"sources": "/a.ics"}"#, #""sources" must be a list of file paths, not a string"#),
+        (#"{"sources": ["/a.ics", 3]}"#, #""sources[2]" must be a file path (a string), not 3"#),
+        (#"{"model": "/m.gguf"}"#, #""model" must be an object"#),
+        (#"{"model": {"context": "2048"}}"#, #""model.context" must be a whole number of tokens above 0, not a string"#),
+        (#"{"model": {"context": 0}}"#, #""model.context" must be a whole number of tokens above 0, not 0"#),
+        (#"{"model": {"timeout_seconds": 1.5}}"#, #""model.timeout_seconds" must be a whole number"#),
+        (#"{"model": {"gguf": true}}"#, #""model.gguf" must be a file path (a string), not true"#),
+        (#"{"model": {"endpoint": "127.0.0.1:8080"}}"#, #""model.endpoint" must be an http:// or https:// URL"#),
+        (#"{"egress_log": ""}"#, #""egress_log" must be a file path, not an empty string"#),
+    ])
+    func wrongType(text: String, message: String) throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.writeConfig(text)
+        let r = box.run(["privacy"])
+        #expect(r.code == .dataError)
+        #expect(r.stderr.hasPrefix("error: \(box.config): " + message), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("an unknown key is refused with the nearest known key", arguments: [
+        (#"{"soruces": []}"#, #"unknown key "soruces"; did you mean "sources"?"#),
+        (#"{"richer_text": true}"#, #"unknown key "richer_text"; did you mean "richer_texts"?"#),
+        (#"{"model": {"endpiont": "http://127.0.0.1/"}}"#, #"unknown key "model.endpiont"; did you mean "model.endpoint"?"#),
+        (#"{"model": {"timeout": 3}}"#, #"unknown key "model.timeout""#),
+        (#"{"telemetry": true}"#, #"unknown key "telemetry""#),
+    ])
+    func unknownKey(text: String, message: String) throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.writeConfig(text)
+        let r = box.run(["source", "list"])
+        #expect(r.code == .dataError)
+        #expect(r.stderr.hasPrefix("error: \(box.config): " + message), "\(r.stderr)")
+        #expect(r.stderr.contains("hint: the known keys here are"))
+    }
+
+    // MARK: - Writing
+
+    @Test("save then load gives the same configuration; the file is pretty, sorted and mode 0600")
+    func roundTrip() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let config = Config(
+            sources: ["/home/famille/calendrier.ics", "/home/famille/école.ics"],
+            model: Config.ModelConfig(gguf: "/m/model.gguf", endpoint: nil, name: "qwen2.5-0.5b", context: 2048,
+                                      python: "/venv/bin/python", timeoutSeconds: 120),
+            richerTexts: false, egressLog: "/var/log/egress.log")
+        let path = box.folder + "/new/deeper/config.json"
+        try config.save(to: path)
+        #expect(try Config.load(path: path) == config)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\n  \"egress_log\""))
+        let keys = ["egress_log", "model", "richer_texts", "sources"].map { text.range(of: "\"\($0)\"")!.lowerBound }
+        #expect(keys == keys.sorted())
+        #expect(text.contains("/home/famille/calendrier.ics"), "slashes are not escaped")
+        // Saved again over an existing file (the rename path), and nothing left beside it.
+        var changed = config
+        changed.richerTexts = true
+        changed.model = nil
+        try changed.save(to: path)
+        #expect(try Config.load(path: path) == changed)
+        let left = try FileManager.default.contentsOfDirectory(atPath: box.folder + "/new/deeper")
+        #expect(left == ["config.json"])
+        #expect(((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? NSNumber)?
+            .intValue == 0o600)
+    }
+
+    // MARK: - dictee source
+
+    @Test("source add: a relative path is made absolute; list and list --json show it")
+    func sourceAddList() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let calendar = try box.file("famille.ics")
+        // The test cannot change the current directory (tests run in parallel), so the relative
+        // path climbs from it to the root, then down to the file.
+        let depth = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardized.pathComponents.count - 1
+        let relative = String(repeating: "../", count: depth) + String(calendar.dropFirst())
+        let added = box.run(["source", "add", relative])
+        #expect(added.code == .ok)
+        #expect(added.stdout == "added source 1: \(calendar)\n")
+        let second = try box.file("école.ics")
+        #expect(box.run(["source", "add", second]).stdout == "added source 2: \(second)\n")
+
+        let list = box.run(["source", "list"])
+        #expect(list.code == .ok)
+        #expect(list.stdout == "1  \(calendar)\n2  \(second)\n")
+        let listed = box.run(["source", "list", "--json"])
+        #expect(listed.code == .ok)
+        let object = try json(listed.stdout)
+        #expect(Set(object.keys) == ["sources"])
+        let sources = try #require(object["sources"] as? [[String: Any]])
+        #expect(sources.count == 2)
+        #expect(sources[0]["id"] as? Int == 1 && sources[0]["path"] as? String == calendar)
+        #expect(sources[1]["id"] as? Int == 2 && sources[1]["path"] as? String == second)
+        #expect(try Config.load(path: box.config).sources == [calendar, second])
+        let attributes = try FileManager.default.attributesOfItem(atPath: box.config)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test("source add: a missing file or a folder is exit 65 naming the path; a duplicate is said, exit 0")
+    func sourceAddRefused() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let missing = box.run(["source", "add", box.folder + "/absent.ics"])
+        #expect(missing.code == .dataError)
+        #expect(missing.stderr == "error: \(box.folder)/absent.ics: no such file\n")
+        let folder = box.run(["source", "add", box.folder])
+        #expect(folder.code == .dataError)
+        #expect(folder.stderr.contains(box.folder + ": a directory"))
+        #expect(!FileManager.default.fileExists(atPath: box.config), "nothing saved after a refusal")
+
+        let calendar = try box.file("famille.ics")
+        #expect(box.run(["source", "add", calendar]).code == .ok)
+        let again = box.run(["source", "add", box.folder + "/./sub/../famille.ics"])
+        #expect(again.code == .ok)
+        #expect(again.stdout == "already added as source 1: \(calendar)\n")
+        #expect(try Config.load(path: box.config).sources == [calendar])
+    }
+
+    @Test("source list with no source: a sentence and a hint")
+    func sourceListEmpty() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let r = box.run(["source", "list"])
+        #expect(r.code == .ok)
+        #expect(r.stdout == "no source yet\n")
+        #expect(r.stderr.hasPrefix("hint: dictee source add"))
+        #expect(box.run(["source", "list", "--json"]).stdout == "{\"sources\":[]}\n")
+    }
+
+    @Test("source remove: by number; an unknown number is exit 64 with the valid range")
+    func sourceRemove() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let a = try box.file("a.ics"), b = try box.file("b.ics"), c = try box.file("c.ics")
+        for path in [a, b, c] { #expect(box.run(["source", "add", path]).code == .ok) }
+        let removed = box.run(["source", "remove", "2"])
+        #expect(removed.code == .ok)
+        #expect(removed.stdout == "removed source 2: \(b)\n")
+        #expect(box.run(["source", "list"]).stdout == "1  \(a)\n2  \(c)\n")
+        for id in ["0", "3", "-1", "deux"] {
+            let r = box.run(["source", "remove", "--", id])
+            #expect(r.code == .usage)
+            #expect(r.stderr.hasPrefix("error: no source \(id): the sources are 1 to 2"), "\(r.stderr)")
+        }
+        #expect(try Config.load(path: box.config).sources == [a, c])
+        #expect(box.run(["source", "remove"]).code == .usage)
+        #expect(box.run(["source", "remove", "1", "2"]).code == .usage)
+    }
+
+    @Test("source: a missing or misspelt action is exit 64 with the nearest action")
+    func sourceUsage() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        #expect(box.run(["source"]).code == .usage)
+        let r = box.run(["source", "lsit"])
+        #expect(r.code == .usage)
+        #expect(r.stderr.contains("unknown action 'lsit'; did you mean 'list'?"))
+        #expect(box.run(["source", "add", "x.ics", "--json"]).code == .usage)
+        let help = box.run(["source", "--help"])
+        #expect(help.code == .ok && help.stdout.contains("example:"))
+    }
+
+    // MARK: - The loopback rule
+
+    @Test("isLoopback: localhost, 127.0.0.0/8 and [::1] over http(s) only, parsed strictly", arguments: [
+        ("http://127.0.0.1:8080/v1", true),
+        ("http://127.0.0.1/", true),
+        ("https://127.0.0.1:8443/v1", true),
+        ("http://127.1.2.3:8080", true),
+        ("http://127.255.255.255/", true),
+        ("http://localhost:8080/v1", true),
+        ("http://LOCALHOST:8080/v1", true),
+        ("HTTP://127.0.0.1/", true),
+        ("http://[::1]:8080/v1", true),
+        ("http://[::1]/", true),
+        ("http://127.0.0.1.example.com/", false),
+        ("http://localhost.evil.com/", false),
+        ("http://localhost./", false),
+        ("http://127.0.0.1@evil.com/", false),
+        ("http://localhost:8080@evil.com/", false),
+        ("http://user:pw@127.0.0.1/", false),
+        ("http://evil.com#@127.0.0.1/", false),
+        ("http://127.0.0.1:8080\\@evil.com/", false),
+        ("http://127.0.0.1%2eevil.com/", false),
+        ("http://0.0.0.0:8080/", false),
+        ("http://2130706433/", false),
+        ("http://0x7f000001/", false),
+        ("http://0x7f.0.0.1/", false),
+        ("http://127.1/", false),
+        ("http://0127.0.0.1/", false),
+        ("http://127.0.0.256/", false),
+        ("http://128.0.0.1/", false),
+        ("http://10.0.0.1/", false),
+        ("http://192.168.1.10:8080/v1", false),
+        ("https://api.example.com/v1", false),
+        ("http://[::ffff:127.0.0.1]/", false),
+        ("http://[0:0:0:0:0:0:0:1]/", false),
+        ("http://[::1%25lo]/", false),
+        ("ftp://127.0.0.1/", false),
+        ("file:///tmp/socket", false),
+        ("127.0.0.1:8080", false),
+        ("localhost", false),
+        ("http:127.0.0.1", false),
+        ("http:///v1", false),
+        ("http://127.0.0.1 .evil.com/", false),
+        ("", false),
+    ])
+    func loopback(endpoint: String, expected: Bool) {
+        #expect(Config.isLoopback(endpoint) == expected, "\(endpoint)")
+    }
+
+    @Test("endpointIsAllowed: no endpoint, a loopback one, or richer_texts")
+    func allowed() {
+        var config = Config()
+        #expect(config.endpointIsAllowed())
+        config.model = Config.ModelConfig(gguf: "/m.gguf")
+        #expect(config.endpointIsAllowed())
+        config.model?.endpoint = "http://127.0.0.1:8080/v1"
+        #expect(config.endpointIsAllowed())
+        config.model?.endpoint = "https://api.example.com/v1"
+        #expect(!config.endpointIsAllowed())
+        config.model?.endpoint = "http://127.0.0.1@evil.com/"
+        #expect(!config.endpointIsAllowed())
+        config.richerTexts = true
+        #expect(config.endpointIsAllowed())
+    }
+
+    // MARK: - dictee privacy
+
+    static let sendsSentence = "the instructions (French, written by dictee), the child's first name and grade, "
+        + "the target skills, the word and sentence ranges, and the moment's canonical phrase (as listed in the "
+        + "audit file); never a calendar title, place or description"
+
+    @Test("privacy: the first line for each configuration", arguments: [
+        ("", "nothing leaves this machine: no language model is configured; dictations come from the handwritten library"),
+        (#"{"model": {"gguf": "/m/tiny.gguf"}}"#,
+         "the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine"),
+        (#"{"model": {"endpoint": "http://127.0.0.1:8080/v1"}}"#,
+         "sent to http://127.0.0.1:8080/v1 (this machine): " + ConfigTests.sendsSentence),
+        (#"{"model": {"endpoint": "https://api.example.com/v1"}, "richer_texts": true, "egress_log": "/l/e.log"}"#,
+         "sent OUTSIDE this machine to https://api.example.com/v1: " + ConfigTests.sendsSentence
+            + "; every request body is appended to /l/e.log before it is sent"),
+        (#"{"model": {"endpoint": "https://api.example.com/v1"}, "richer_texts": false}"#,
+         "refused: https://api.example.com/v1 is not a loopback address; dictee will not send anything there "
+            + "unless \"richer_texts\": true is set in CONFIG"),
+        (#"{"model": {"endpoint": "http://127.0.0.1@evil.com/v1"}}"#,
+         "refused: http://127.0.0.1@evil.com/v1 is not a loopback address; dictee will not send anything there "
+            + "unless \"richer_texts\": true is set in CONFIG"),
+    ])
+    func privacyFirstLine(text: String, first: String) throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        if !text.isEmpty { try box.writeConfig(text) }
+        let r = box.run(["privacy"])
+        #expect(r.code == .ok)
+        #expect(r.stderr.isEmpty)
+        let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == first.replacingOccurrences(of: "CONFIG", with: box.config))
+        #expect(lines.contains { $0.hasPrefix("configuration: \(box.config)") })
+        #expect(lines.contains { $0.contains("only") && $0.contains("read") }, "the calendars are only read")
+        if text.contains("gguf") {
+            #expect(lines.contains("sent to the managed server on 127.0.0.1 (this machine): " + ConfigTests.sendsSentence))
+        }
+    }
+
+    @Test("privacy --json: the documented keys and values for each configuration", arguments: [
+        ("", "none", nil, nil, true, false, false),
+        (#"{"model": {"gguf": "/m/tiny.gguf"}}"#, "managed", nil, true, true, false, true),
+        (#"{"model": {"endpoint": "http://localhost:8080/v1"}}"#, "endpoint", "http://localhost:8080/v1", true, true,
+         false, true),
+        (#"{"model": {"endpoint": "https://api.example.com/v1"}, "richer_texts": true}"#, "endpoint",
+         "https://api.example.com/v1", false, true, true, true),
+        (#"{"model": {"endpoint": "https://api.example.com/v1"}}"#, "endpoint", "https://api.example.com/v1", false,
+         false, false, false),
+    ] as [(String, String, String?, Bool?, Bool, Bool, Bool)])
+    func privacyJSON(
+        text: String, model: String, endpoint: String?, loopback: Bool?, allowed: Bool, egress: Bool, sends: Bool
+    ) throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        if !text.isEmpty { try box.writeConfig(text) }
+        let r = box.run(["privacy", "--json"])
+        #expect(r.code == .ok)
+        let object = try json(r.stdout)
+        #expect(Set(object.keys) == ["config", "model", "endpoint", "loopback", "allowed", "egress_log", "sends"])
+        #expect(object["config"] as? String == box.config)
+        #expect(object["model"] as? String == model)
+        #expect((object["endpoint"] as? String) == endpoint)
+        #expect(endpoint != nil || object["endpoint"] is NSNull)
+        if let loopback {
+            #expect(object["loopback"] as? Bool == loopback)
+        } else {
+            #expect(object["loopback"] is NSNull)
+        }
+        #expect(object["allowed"] as? Bool == allowed)
+        if egress {
+            #expect(object["egress_log"] as? String == box.folder + "/.local/share/dictee/egress.log")
+        } else {
+            #expect(object["egress_log"] is NSNull)
+        }
+        let listed = try #require(object["sends"] as? [String])
+        #expect(listed == (sends ? Dictee.Privacy.sends : []))
+    }
+
+    @Test("privacy never prints a child's name or calendar text: it reads neither the state nor a calendar")
+    func privacyReadsNoPrivateText() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let state = box.folder + "/state.sqlite"
+        #expect(box.run(["child", "add", "Léa", "--gender", "f", "--grade", "CE1"], extra: ["DICTEE_STATE": state]).code
+                == .ok)
+        #expect(box.run(["source", "add", fixture("famille.ics")]).code == .ok)
+        let privateWords = ["Léa", "Hugo", "Orthophoniste", "Garage", "Jean Macé", "Tilleuls", "goûter", "SMS"]
+        for text in ["", #""model": {"gguf": "/m.gguf"},"#, #""model": {"endpoint": "http://[::1]:8080/v1"},"#,
+                     #""model": {"endpoint": "https://api.example.com/v1"}, "richer_texts": true,"#] {
+            try box.writeConfig("{\(text) \"sources\": [\"\(fixture("famille.ics"))\"]}")
+            for arguments in [["privacy"], ["privacy", "--json"]] {
+                let r = box.run(arguments, extra: ["DICTEE_STATE": state])
+                #expect(r.code == .ok)
+                for word in privateWords {
+                    #expect(!r.stdout.contains(word) && !r.stderr.contains(word), "\(word) in \(arguments)")
+                }
+            }
+        }
+        // A state path that does not exist stays absent: privacy never opens the state.
+        let absent = box.folder + "/never.sqlite"
+        #expect(box.run(["privacy"], extra: ["DICTEE_STATE": absent]).code == .ok)
+        #expect(!FileManager.default.fileExists(atPath: absent))
+    }
+
+    @Test("privacy: an argument is a usage error; --help has an example")
+    func privacyUsage() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        #expect(box.run(["privacy", "extra"]).code == .usage)
+        #expect(box.run(["privacy", "--jsn"]).code == .usage)
+        let help = box.run(["privacy", "--help"])
+        #expect(help.code == .ok && help.stdout.contains("example:"))
+    }
+}
