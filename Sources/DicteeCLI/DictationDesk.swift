@@ -2,6 +2,7 @@ import Dictation
 import DicteeCore
 import Foundation
 import French
+import Generation
 import Ingest
 import Store
 
@@ -90,96 +91,148 @@ enum DictationDesk {
         }
     }
 
+    /// Where a child stands for the next texts: the last graded dictation (the plan's basis),
+    /// the candidate moments in card order, the ready texts, the skills.
+    struct Situation {
+        var child: Child
+        var childID: Int64
+        var basis: StoredDictation?
+        var candidates: [CardMoment]
+        var ready: [StoredDictation]
+        var used: [StoredDictation]
+        var progress: [SkillProgress]
+
+        /// Candidates without a ready text, in card order.
+        var missing: [CardMoment] {
+            let keys = Set(ready.map(\.occurrenceKey))
+            return candidates.filter { !keys.contains($0.key) }
+        }
+    }
+
+    /// Reads the child's situation, retiring stale ready texts (planned before the last grading,
+    /// or about a moment that left the calendar) on the way.
+    static func situation(of child: Child, _ store: StateStore, now: Int64, zone: CalendarZone) throws(StateError) -> Situation {
+        guard let childID = child.id else { throw .store(.open(path: store.path, message: "a child without an id")) }
+        let basis = try store.lastGraded(childID: childID)
+        let moments = try cardMoments(store, zone: zone)
+        let stored = Set(moments.map(\.key))
+        let ready = try store.dictations(childID: childID, statuses: [.ready])
+        try store.retireDictations(ready.filter { $0.plannedAfter != (basis?.id ?? 0) || !stored.contains($0.occurrenceKey) }.map(\.id))
+        let used = try store.dictations(childID: childID, statuses: [.served, .graded])
+        return Situation(
+            child: child, childID: childID, basis: basis,
+            candidates: CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey))),
+            ready: try store.dictations(childID: childID, statuses: [.ready]), used: used,
+            progress: try progress(store, childID: childID))
+    }
+
+    /// Library texts the child saw lately (the last ten served), to choose others.
+    static func recentTexts(_ s: Situation) -> Set<String> {
+        Set(s.used.suffix(10).compactMap(libraryTextID) + s.ready.compactMap(libraryTextID))
+    }
+
+    /// Plans, writes (model or library, through `session`) and stores one validated text about
+    /// `candidate`, in one transaction.
+    /// - Returns: the stored id and the result, or `nil` when nothing could be written (no
+    ///   library text fits the moment, or none passed).
+    static func write(_ candidate: CardMoment, for s: Situation, _ store: StateStore, session: GenerationSession, now: Int64,
+                      recentTexts: inout Set<String>, createdAt: Date) throws(StateError) -> (id: Int64, result: GenerationResult)? {
+        let plan = Planner.plan(child: s.child, moment: candidate.moment, progress: s.progress, last: s.basis.map(outcome))
+        let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
+        guard let result = session.write(plan, time: time, recentlyUsed: recentTexts) else { return nil }
+        if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
+        // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
+        // the text exercises first, then the skills the text was written for.
+        let all = session.validator.sites(of: result.draft, plan: result.plan)
+        var graded: [SkillID] = []
+        for skill in plan.targets + result.plan.targets where graded.count < Planner.maximumTargets
+            && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
+            graded.append(skill)
+        }
+        let sites = all.filter { graded.contains($0.skill) }
+        var new = NewDictation(
+            childID: s.childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
+            start: candidate.start, moment: candidate.moment.phrase,
+            title: result.draft.title ?? candidate.moment.capitalized, text: result.draft.text, origin: result.origin,
+            targets: plan.targets, aimWords: plan.aimedWords, density: plan.density, plannedAfter: s.basis?.id ?? 0,
+            sites: sites.enumerated().map { k, site in
+                StoredTrapSite(number: k + 1, skill: site.skill, start: site.start, end: site.end, word: site.word,
+                               choice: site.choice, alternatives: site.alternatives)
+            },
+            createdAt: createdAt)
+        new.attempts = result.attempts.map {
+            StoredAttempt(number: $0.number, failedSteps: $0.failedSteps, promptTokens: $0.promptTokens,
+                          completionTokens: $0.completionTokens, seconds: $0.seconds, finishReason: $0.finishReason,
+                          removed: $0.removed.map(\.rawValue))
+        }
+        new.diagnosis = result.diagnosis
+        return (try store.addDictation(new), result)
+    }
+
     /// The child's cards: the current deal when it still holds (every card ready, planned after
     /// the last grading, its moment still stored and still offered), else a new deal of up to
     /// three moments (`CardChoice.order`), each backed by a validated dictation: a ready one
-    /// from the cache, or a library text served for the planner's plan and stored first.
-    /// Stale ready dictations (planned before the last grading, or about a vanished moment) are
-    /// retired on the way.
+    /// from the cache (written by `dictee nightly`, or earlier), or a library text served for the
+    /// planner's plan and stored first.
     /// - Returns: the cards, by number (possibly fewer than three).
     static func cards(for child: Child, _ store: StateStore, now: Int64, zone: CalendarZone, _ context: CommandContext)
         -> Result<[StoredDictation], ExitCode>
     {
-        guard let childID = child.id else { return .failure(.internalError) }
         do {
-            let basis = try store.lastGraded(childID: childID)
-            let moments = try cardMoments(store, zone: zone)
-            let stored = Set(moments.map(\.key))
-            let ready = try store.dictations(childID: childID, statuses: [.ready])
-            try store.retireDictations(ready.filter { $0.plannedAfter != (basis?.id ?? 0) || !stored.contains($0.occurrenceKey) }.map(\.id))
-            let fresh = try store.dictations(childID: childID, statuses: [.ready])
-            let used = try store.dictations(childID: childID, statuses: [.served, .graded])
-            let candidates = CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey)))
-            let current = try store.cards(childID: childID)
-            let offered = Set(candidates.map(\.key))
+            let s = try situation(of: child, store, now: now, zone: zone)
+            let current = try store.cards(childID: s.childID)
+            let offered = Set(s.candidates.map(\.key))
             if current.count == CardChoice.count, current.allSatisfy({ offered.contains($0.occurrenceKey) }) {
                 return .success(current)
             }
-
             // A new deal.
-            var library: Library?
-            var validator: Validator?
+            var session: GenerationSession?
             var chosen: [Int64] = []
             var refused = 0
-            var recentTexts = Set(used.suffix(10).compactMap(libraryTextID))
-            let progress = try progress(store, childID: childID)
-            for candidate in candidates where chosen.count < CardChoice.count {
-                if let cached = fresh.first(where: { $0.occurrenceKey == candidate.key }) {
+            var recent = recentTexts(s)
+            for candidate in s.candidates where chosen.count < CardChoice.count {
+                if let cached = s.ready.first(where: { $0.occurrenceKey == candidate.key }) {
                     chosen.append(cached.id)
-                    libraryTextID(cached).map { _ = recentTexts.insert($0) }
                     continue
                 }
-                if library == nil { library = try? Library.bundled() }
-                if validator == nil {
-                    switch Dictee.makeValidator(context) {
-                    case .success(let v): validator = v
+                if session == nil {
+                    switch librarySession(context) {
+                    case .success(let made): session = made
                     case .failure(let code): return .failure(code)
                     }
                 }
-                guard let library, let validator else {
-                    context.output.error("the handwritten library cannot be read (a broken installation)")
-                    return .failure(.internalError)
-                }
-                let plan = Planner.plan(child: child, moment: candidate.moment, progress: progress, last: basis.map(outcome))
-                let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
-                guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentTexts, time: time) else {
+                guard let session else { return .failure(.internalError) }
+                if let (id, _) = try write(candidate, for: s, store, session: session, now: now, recentTexts: &recent, createdAt: context.clock.now) {
+                    chosen.append(id)
+                } else if !session.library.texts(for: child.grade, fitting: candidate.moment.phrase).isEmpty {
                     // Texts fit this moment, yet none passed: the validator itself is failing.
-                    if !library.texts(for: child.grade, fitting: candidate.moment.phrase).isEmpty { refused += 1 }
-                    continue
+                    refused += 1
                 }
-                recentTexts.insert(serving.text.id)
-                // What the parent grades: at most 3 skills (the planner's bound), the planner's
-                // targets the text exercises first, then the skills the text was proven for.
-                let all = validator.sites(of: serving.draft, plan: serving.plan)
-                var graded: [SkillID] = []
-                for skill in plan.targets + serving.plan.targets where graded.count < Planner.maximumTargets
-                    && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
-                    graded.append(skill)
-                }
-                let sites = all.filter { graded.contains($0.skill) }
-                let id = try store.addDictation(NewDictation(
-                    childID: childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
-                    start: candidate.start, moment: candidate.moment.phrase, title: candidate.moment.capitalized,
-                    text: serving.draft.text, origin: "library:" + serving.text.id, targets: plan.targets,
-                    aimWords: plan.aimedWords, density: plan.density,
-                    plannedAfter: basis?.id ?? 0,
-                    sites: sites.enumerated().map { k, s in
-                        StoredTrapSite(number: k + 1, skill: s.skill, start: s.start, end: s.end, word: s.word,
-                                       choice: s.choice, alternatives: s.alternatives)
-                    },
-                    createdAt: context.clock.now))
-                chosen.append(id)
             }
             if chosen.isEmpty, refused > 0 {
                 context.output.error("no handwritten text passed the validator for \(refused) moment(s) that have texts: the grammar check (grammalecte-cli) is probably failing")
                 context.output.hint("check 'grammalecte-cli --help' runs; reinstall with apt-get install grammalecte-cli")
                 return .failure(.unavailable)
             }
-            try store.deal(childID: childID, chosen)
-            return .success(try store.cards(childID: childID))
+            try store.deal(childID: s.childID, chosen)
+            return .success(try store.cards(childID: s.childID))
         } catch {
             return .failure(StateOptions.report(error, context))
         }
+    }
+
+    /// A session without a model: the validator (with Grammalecte) and the handwritten library.
+    static func librarySession(_ context: CommandContext, model: (any LanguageModel)? = nil) -> Result<GenerationSession, ExitCode> {
+        let validator: Validator
+        switch Dictee.makeValidator(context) {
+        case .success(let v): validator = v
+        case .failure(let code): return .failure(code)
+        }
+        guard let library = try? Library.bundled() else {
+            context.output.error("the handwritten library cannot be read (a broken installation)")
+            return .failure(.internalError)
+        }
+        return .success(GenerationSession(model: model, validator: validator, library: library))
     }
 
     /// The library text id of a dictation served from the library (`library:ce1-sport-01`).

@@ -12,7 +12,8 @@ public enum Dictee {
     static let commands: [CommandDescriptor] = [
         Events.descriptor, Classify.descriptor, Check.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
         Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor,
-        GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, Privacy.descriptor,
+        GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
+        Stats.descriptor,
     ]
 }
 

@@ -60,6 +60,10 @@ public struct NewDictation: Sendable, Hashable {
     public var sites: [StoredTrapSite]
     /// When it was written.
     public var createdAt: Date
+    /// The model's attempts (empty for a library text served without a model).
+    public var attempts: [StoredAttempt] = []
+    /// Which removal unlocked a refusal (`sans_moment`...), if any.
+    public var diagnosis: String?
 
     public init(childID: Int64, eventReference: EventReference, start: EventTime, moment: String, title: String,
                 text: String, origin: String, targets: [SkillID], aimWords: Double, density: Double,
@@ -77,6 +81,60 @@ public struct NewDictation: Sendable, Hashable {
         self.plannedAfter = plannedAfter
         self.sites = sites
         self.createdAt = createdAt
+    }
+}
+
+/// One attempt of a language model for a dictation (issue 6).
+public struct StoredAttempt: Sendable, Hashable {
+    /// 1 to 5.
+    public var number: Int
+    /// Failed step ids (validator steps, or format / trop_long / refus / contexte / serveur);
+    /// empty for the accepted attempt.
+    public var failedSteps: [String]
+    public var promptTokens: Int
+    public var completionTokens: Int
+    /// Wall-clock seconds.
+    public var seconds: Double
+    public var finishReason: String
+    /// Prompt parts left out.
+    public var removed: [String]
+
+    public init(number: Int, failedSteps: [String], promptTokens: Int, completionTokens: Int, seconds: Double,
+                finishReason: String, removed: [String]) {
+        self.number = number
+        self.failedSteps = failedSteps
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.seconds = seconds
+        self.finishReason = finishReason
+        self.removed = removed
+    }
+}
+
+/// What `dictee stats` reports: about the model, never about a child.
+public struct GenerationStats: Sendable, Hashable {
+    /// Dictations the model was asked for (at least one attempt).
+    public var asked: Int
+    /// Of those, accepted from the model (not the library).
+    public var accepted: Int
+    /// Accepted at the first attempt.
+    public var acceptedFirst: Int
+    /// Attempts of the accepted texts, in all.
+    public var attemptsOfAccepted: Int
+    /// Served from the library after the model failed.
+    public var fallbacks: Int
+    /// Tokens of every attempt (accepted or not), prompt and completion.
+    public var promptTokens: Int
+    public var completionTokens: Int
+    /// Dictations served from the library without asking a model.
+    public var libraryOnly: Int
+    /// Failed step ids over all failed attempts, most frequent first.
+    public var failedSteps: [StepCount]
+
+    /// How often a step failed.
+    public struct StepCount: Sendable, Hashable {
+        public var step: String
+        public var count: Int
     }
 }
 
@@ -161,6 +219,18 @@ extension StateStore {
                           .text(d.targets.map(\.rawValue).joined(separator: ",")), .real(d.aimWords), .real(d.density),
                           .integer(d.plannedAfter), .integer(Self.seconds(d.createdAt))])
                 let id = db.lastInsertRowID
+                if let diagnosis = d.diagnosis {
+                    try db.execute("UPDATE dictations SET diagnosis = ? WHERE id = ?", [.text(diagnosis), .integer(id)])
+                }
+                for a in d.attempts {
+                    try db.execute("""
+                        INSERT INTO attempts (dictation_id, number, failed_steps, prompt_tokens, completion_tokens, seconds,
+                                              finish_reason, removed)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.integer(id), .integer(Int64(a.number)), .text(a.failedSteps.joined(separator: ",")),
+                              .integer(Int64(a.promptTokens)), .integer(Int64(a.completionTokens)), .real(max(0, a.seconds)),
+                              .text(a.finishReason), .text(a.removed.joined(separator: ","))])
+                }
                 for site in d.sites {
                     try db.execute("""
                         INSERT INTO trap_sites (dictation_id, number, skill, start_offset, end_offset, word, choice, alternatives)
@@ -354,6 +424,59 @@ extension StateStore {
                     sites: sites))
             }
             return out
+        }
+    }
+
+    /// The attempts of a dictation, by number.
+    public func attempts(dictationID: Int64) throws(StateError) -> [StoredAttempt] {
+        try run {
+            try db.query("""
+                SELECT number, failed_steps, prompt_tokens, completion_tokens, seconds, finish_reason, removed
+                FROM attempts WHERE dictation_id = ? ORDER BY number
+                """, [.integer(dictationID)]).map { row in
+                let steps = try row.string("failed_steps"), removed = try row.string("removed")
+                return StoredAttempt(number: try row.int("number"),
+                                     failedSteps: steps.isEmpty ? [] : steps.split(separator: ",").map(String.init),
+                                     promptTokens: try row.int("prompt_tokens"), completionTokens: try row.int("completion_tokens"),
+                                     seconds: try row.double("seconds"), finishReason: try row.string("finish_reason"),
+                                     removed: removed.isEmpty ? [] : removed.split(separator: ",").map(String.init))
+            }
+        }
+    }
+
+    /// The model's record over every dictation written (`dictee stats`).
+    public func generationStats() throws(StateError) -> GenerationStats {
+        try run {
+            var stats = GenerationStats(asked: 0, accepted: 0, acceptedFirst: 0, attemptsOfAccepted: 0, fallbacks: 0,
+                                        promptTokens: 0, completionTokens: 0, libraryOnly: 0, failedSteps: [])
+            var counts: [String: Int] = [:]
+            let rows = try db.query("""
+                SELECT d.id, d.origin, COUNT(a.number) AS n, COALESCE(SUM(a.prompt_tokens), 0) AS p,
+                       COALESCE(SUM(a.completion_tokens), 0) AS c
+                FROM dictations d LEFT JOIN attempts a ON a.dictation_id = d.id GROUP BY d.id
+                """)
+            for row in rows {
+                let n = try row.int("n"), library = try row.string("origin").hasPrefix("library:")
+                if n == 0 {
+                    if library { stats.libraryOnly += 1 }
+                    continue
+                }
+                stats.asked += 1
+                stats.promptTokens += try row.int("p")
+                stats.completionTokens += try row.int("c")
+                if library {
+                    stats.fallbacks += 1
+                } else {
+                    stats.accepted += 1
+                    stats.attemptsOfAccepted += n
+                    if n == 1 { stats.acceptedFirst += 1 }
+                }
+            }
+            for row in try db.query("SELECT failed_steps FROM attempts WHERE failed_steps != ''") {
+                for step in try row.string("failed_steps").split(separator: ",") { counts[String(step), default: 0] += 1 }
+            }
+            stats.failedSteps = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { GenerationStats.StepCount(step: $0.key, count: $0.value) }
+            return stats
         }
     }
 

@@ -119,5 +119,22 @@ enum Schema {
             );
             CREATE INDEX exposures_by_child ON exposures(child_id, graded_at);
             """),
+        Migration(version: 4, sql: """
+            -- Issue 6: every attempt a language model made for a dictation (also those that ended in
+            -- the library fallback), for 'dictee stats' (about the model, never about a child).
+            CREATE TABLE attempts (
+                dictation_id INTEGER NOT NULL REFERENCES dictations(id) ON DELETE CASCADE,
+                number INTEGER NOT NULL CHECK (number BETWEEN 1 AND 5),
+                failed_steps TEXT NOT NULL,            -- step ids, comma-separated; empty: accepted
+                prompt_tokens INTEGER NOT NULL CHECK (prompt_tokens >= 0),
+                completion_tokens INTEGER NOT NULL CHECK (completion_tokens >= 0),
+                seconds REAL NOT NULL CHECK (seconds >= 0),
+                finish_reason TEXT NOT NULL,
+                removed TEXT NOT NULL DEFAULT '',      -- prompt parts left out (refusal diagnosis)
+                PRIMARY KEY (dictation_id, number)
+            ) WITHOUT ROWID;
+            -- Which removal unlocked a refusal (sans_moment, sans_regle_de_contenu), if any.
+            ALTER TABLE dictations ADD COLUMN diagnosis TEXT;
+            """),
     ]
 }

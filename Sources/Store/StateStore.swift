@@ -479,7 +479,7 @@ public final class StateStore {
     public func dump() throws(StateError) -> String {
         try run {
             var text = ""
-            for table in ["children", "sources", "suggestions", "occurrences", "settings", "dictations", "trap_sites", "exposures"] {
+            for table in ["children", "sources", "suggestions", "occurrences", "settings", "dictations", "trap_sites", "exposures", "attempts"] {
                 for row in try db.query("SELECT * FROM \(table)") {
                     text += table + ": " + row.values.map { "\($0)" }.joined(separator: " | ") + "\n"
                 }

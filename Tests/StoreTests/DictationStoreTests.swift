@@ -528,10 +528,10 @@ struct DictationStoreTests {
                 #expect(try db.query("SELECT name FROM sqlite_schema WHERE name = 'dictations'").isEmpty)
             }
             let store = try StateStore(path: path)
-            #expect(try store.db.schemaVersion() == 3)
+            #expect(try store.db.schemaVersion() == Schema.migrations.count)
             #expect(Schema.migrations.map(\.version).contains(3))
             let tables = Set(try store.db.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map { try $0.string("name") })
-            #expect(tables.isSuperset(of: ["children", "settings", "dictations", "trap_sites", "exposures"]))
+            #expect(tables.isSuperset(of: ["children", "settings", "dictations", "trap_sites", "exposures", "attempts"]))
             let indexes = Set(try store.db.query("SELECT name FROM sqlite_schema WHERE type = 'index'").map { try $0.string("name") })
             #expect(indexes.isSuperset(of: ["dictations_by_card", "dictations_by_child", "exposures_by_child"]))
             let child = try #require(try store.children().first)

@@ -1,0 +1,79 @@
+import Foundation
+import Store
+
+extension Dictee {
+    /// `dictee stats [--json]`: how the language model does, never anything about a child.
+    ///
+    /// JSON: `{"asked": n, "accepted": n, "accepted_first_attempt": n, "fallbacks": n,
+    /// "library_only": n, "acceptance_first_attempt": ratio|null, "attempts_per_accepted": x|null,
+    /// "fallback_rate": ratio|null, "tokens_per_accepted": x|null, "prompt_tokens": n,
+    /// "completion_tokens": n, "failed_steps": {"step": count}}` (ratios between 0 and 1).
+    struct Stats: Command {
+        static let name = "stats"
+        static let summary = "how the language model does: first-attempt acceptance, attempts, fallbacks, tokens"
+        static let options = OptionSpec(valued: [], flags: ["json"])
+        static let help = """
+            usage: dictee stats [--json]
+
+            Reports on the language model over every dictation it was asked for: the share
+            accepted at the first attempt, attempts per accepted text, the share served from
+            the handwritten library after five failed attempts, tokens (prompt and answer, all
+            attempts) per accepted text, and which validator steps fail most. It says nothing
+            about any child: those figures are about the model.
+
+            example:
+              dictee stats
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals.isEmpty else {
+                output.error("stats takes no argument")
+                return .usage
+            }
+            let store: StateStore
+            switch StateOptions.open(context, create: false) {
+            case .success(let s): store = s
+            case .failure(let code): return code
+            }
+            let s: GenerationStats
+            do { s = try store.generationStats() } catch { return StateOptions.report(error, context) }
+            func ratio(_ a: Int, _ b: Int) -> Double? { b == 0 ? nil : Double(a) / Double(b) }
+            let first = ratio(s.acceptedFirst, s.asked)
+            let attempts = ratio(s.attemptsOfAccepted, s.accepted)
+            let fallback = ratio(s.fallbacks, s.asked)
+            let tokens = ratio(s.promptTokens + s.completionTokens, s.accepted)
+            if arguments.flags.contains("json") {
+                func number(_ x: Double?) -> JSONWriter.Value { x.map { .raw(String(format: "%.4f", $0)) } ?? .null }
+                let steps = "{" + s.failedSteps.map { JSONWriter.quoted($0.step) + ":" + String($0.count) }.joined(separator: ",") + "}"
+                output.line(JSONWriter.object([
+                    ("asked", .int(s.asked)), ("accepted", .int(s.accepted)), ("accepted_first_attempt", .int(s.acceptedFirst)),
+                    ("fallbacks", .int(s.fallbacks)), ("library_only", .int(s.libraryOnly)),
+                    ("acceptance_first_attempt", number(first)), ("attempts_per_accepted", number(attempts)),
+                    ("fallback_rate", number(fallback)), ("tokens_per_accepted", number(tokens)),
+                    ("prompt_tokens", .int(s.promptTokens)), ("completion_tokens", .int(s.completionTokens)),
+                    ("failed_steps", .raw(steps)),
+                ]))
+                return .ok
+            }
+            func percent(_ x: Double?) -> String { x.map { String(format: "%.0f %%", $0 * 100) } ?? "-" }
+            func decimal(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "-" }
+            if s.asked == 0 {
+                output.line("no text was asked of a language model yet (\(s.libraryOnly) served from the library)")
+                output.hint("configure one: \"model\": {\"gguf\": PATH} in the config, then 'dictee nightly'")
+                return .ok
+            }
+            output.line("texts asked of the model:        \(s.asked)")
+            output.line("accepted at the first attempt:   \(percent(first)) (\(s.acceptedFirst))")
+            output.line("attempts per accepted text:      \(decimal(attempts))")
+            output.line("served from the library instead: \(percent(fallback)) (\(s.fallbacks))")
+            output.line("tokens per accepted text:        \(decimal(tokens)) (\(s.promptTokens) prompt + \(s.completionTokens) answer in all)")
+            if !s.failedSteps.isEmpty {
+                output.line("failed steps:                    " + s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", "))
+            }
+            output.line("served from the library without a model: \(s.libraryOnly)")
+            return .ok
+        }
+    }
+}

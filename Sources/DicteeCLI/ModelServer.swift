@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Managed mode: the `llama-cpp-python` server started for one `dictee nightly` run, on a free
+/// 127.0.0.1 port, from the project's virtual environment (`Scripts/model/install-server`), and
+/// stopped at the end, also on failure (`stop()` is idempotent; the server runs in its own
+/// process group, which is killed).
+final class ModelServer: @unchecked Sendable {
+    /// The version of `llama-cpp-python` the setup installs (the venv folder is keyed by it).
+    static let version = "0.3.36"
+    /// How long the server may take to load the model, in seconds.
+    static let startTimeout: Double = 90
+
+    let process: Process
+    /// `http://127.0.0.1:PORT/v1`.
+    let endpoint: URL
+    let contextLength: Int
+    private var stopped = false
+
+    private init(process: Process, endpoint: URL, contextLength: Int) {
+        self.process = process
+        self.endpoint = endpoint
+        self.contextLength = contextLength
+    }
+
+    /// The venv's python: `model.python` in the config, else
+    /// `$XDG_CACHE_HOME/dictee/llama-cpp-python-0.3.36/bin/python` (default `~/.cache`).
+    static func python(configured: String?, environment: [String: String]) -> String {
+        if let configured, !configured.isEmpty { return configured }
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/dictee/llama-cpp-python-\(version)/bin/python"
+    }
+
+    /// A free TCP port on 127.0.0.1 (bound, read, released).
+    static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { return nil }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts the server for `gguf` and waits until it answers `GET /v1/models`.
+    /// - Parameters:
+    ///   - gguf: the model file.
+    ///   - python: the venv's python.
+    ///   - contextLength: `--n_ctx`, in tokens.
+    ///   - log: where the server's own output goes (a file; `nil` discards it).
+    /// - Throws: a message saying why it could not start (missing python or model, no port,
+    ///   exited early, no answer within `startTimeout`); the process is stopped then.
+    static func start(gguf: String, python: String, contextLength: Int, log: String?) throws -> ModelServer {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw ServerError("\(python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
+        }
+        guard FileManager.default.isReadableFile(atPath: gguf) else { throw ServerError("\(gguf): no such model file") }
+        guard let port = freePort() else { throw ServerError("no free port on 127.0.0.1") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
+                             "--n_ctx", String(contextLength), "--n_threads", "2", "--verbose", "False"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PYTHONUNBUFFERED"] = "1"
+        process.environment = environment
+        let sink = log.flatMap { path -> FileHandle? in
+            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            return FileHandle(forWritingAtPath: path)
+        } ?? FileHandle.nullDevice
+        process.standardOutput = sink
+        process.standardError = sink
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw ServerError("cannot start \(python): \(error.localizedDescription)") }
+        setpgid(process.processIdentifier, process.processIdentifier)
+        let server = ModelServer(process: process, endpoint: URL(string: "http://127.0.0.1:\(port)/v1")!, contextLength: contextLength)
+        let deadline = Date().addingTimeInterval(startTimeout)
+        while Date() < deadline {
+            if !process.isRunning {
+                server.stop()
+                throw ServerError("the model server exited during start-up (status \(process.terminationStatus))\(log.map { "; see \($0)" } ?? "")")
+            }
+            if server.answers() { return server }
+            usleep(250_000)
+        }
+        server.stop()
+        throw ServerError("the model server did not answer within \(Int(startTimeout)) s")
+    }
+
+    /// Whether `GET /v1/models` answers 200.
+    func answers() -> Bool {
+        var request = URLRequest(url: endpoint.appendingPathComponent("models"))
+        request.timeoutInterval = 2
+        final class Box: @unchecked Sendable { var ok = false }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let session = URLSession(configuration: .ephemeral)
+        session.dataTask(with: request) { _, response, _ in
+            box.ok = (response as? HTTPURLResponse)?.statusCode == 200
+            done.signal()
+        }.resume()
+        _ = done.wait(timeout: .now() + 3)
+        session.invalidateAndCancel()
+        return box.ok
+    }
+
+    /// Stops the server (SIGTERM to its process group, SIGKILL after 5 s). Safe to call twice.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        kill(-pid, SIGTERM)
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    struct ServerError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
