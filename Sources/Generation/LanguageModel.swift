@@ -141,7 +141,7 @@ public struct DictationAnswer: Sendable, Hashable {
     /// Parses a model's content: a JSON object with a string `titre` of at most 60 characters and
     /// an array `phrases` of 1 to 12 non-empty strings. `nil` for anything else.
     public static func parse(_ content: String) -> DictationAnswer? {
-        guard let data = content.data(using: .utf8),
+        guard let data = escapingControlCharacters(content).data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let titre = object["titre"] as? String, titre.count <= 60,
               let phrases = object["phrases"] as? [Any], (1...12).contains(phrases.count) else { return nil }
@@ -149,5 +149,32 @@ public struct DictationAnswer: Sendable, Hashable {
         guard strings.count == phrases.count,
               strings.allSatisfy({ !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) else { return nil }
         return DictationAnswer(titre: titre.trimmingCharacters(in: .whitespacesAndNewlines), phrases: strings)
+    }
+
+    /// `content` with raw control characters (U+0000 to U+001F) inside JSON strings written as
+    /// `\uXXXX` escapes. The `llama-cpp-python` server's JSON grammar lets them through (seen
+    /// with 0.3.36), and RFC 8259 §7 (and Foundation's parser) refuse them; the validator then
+    /// refuses such a text for what it is, instead of a format error.
+    static func escapingControlCharacters(_ content: String) -> String {
+        var out = String.UnicodeScalarView()
+        var inString = false, escaped = false
+        for scalar in content.unicodeScalars {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if scalar == "\\" {
+                    escaped = true
+                } else if scalar == "\"" {
+                    inString = false
+                } else if scalar.value < 0x20 {
+                    out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+                    continue
+                }
+            } else if scalar == "\"" {
+                inString = true
+            }
+            out.append(scalar)
+        }
+        return String(out)
     }
 }

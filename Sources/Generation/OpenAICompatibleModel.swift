@@ -126,7 +126,10 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         let text = String(decoding: reply.prefix(2_000), as: UTF8.self)
         let lower = text.lowercased()
         guard status == 200 else {
-            if (status == 400 || status == 422), lower.contains("response_format") || lower.contains("json_schema") {
+            // llama-cpp-python refuses json_schema with a 500 ("Input should be 'text' or
+            // 'json_object'"); llama-server and Ollama answer 400 about the response format.
+            if [400, 422, 500].contains(status),
+               lower.contains("response_format") || lower.contains("json_schema") || lower.contains("json_object") {
                 throw .badResponse("response_format refused (HTTP \(status))")
             }
             if lower.contains("safety") || lower.contains("content_filter") || lower.contains("content policy") || lower.contains("moderation") {

@@ -218,3 +218,14 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         #expect(model.countTokens("Bonjour") == nil)
     }
 }
+
+/// What the llama-cpp-python server really sends: raw control characters inside strings.
+@Suite struct AnswerParsingTests {
+    @Test func rawControlCharactersInsideStringsAreEscapedBeforeParsing() throws {
+        let raw = "{\"titre\": \"A\u{17}B\", \"phrases\": [\"x\u{0C}y\\\"z\\\\\", \"\u{1B}\"]}\n"
+        let parsed = try #require(DictationAnswer.parse(raw))
+        #expect(parsed.titre == "A\u{17}B")
+        #expect(parsed.phrases == ["x\u{0C}y\"z\\", "\u{1B}"])
+        #expect(DictationAnswer.escapingControlCharacters("{\n\"a\": \"\t\"}") == "{\n\"a\": \"\\u0009\"}", "whitespace between tokens stays")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Store
+import Testing
+
+/// `dictee nightly` against a real model server (issue 6): a tiny random-weight GGUF written now
+/// with the PyPI `gguf` package (valid llama.cpp structure and tokenizer, garbage text), served by
+/// the `llama-cpp-python` server that nightly starts and stops itself (managed mode). The answers
+/// must parse against the schema, 5 attempts are made and recorded per text, the library serves
+/// every card, usage is recorded. Needs the server's virtual environment (Scripts/setup installs
+/// it); `DICTEE_SKIP_MODEL_TESTS=1` opts out, and says so.
+@Suite struct ModelServerTests {
+    static var python: String {
+        let env = ProcessInfo.processInfo.environment
+        let cache = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
+    }
+
+    @Test func nightlyWithATinyRandomModelRecordsFiveParsedAttemptsAndServesTheLibrary() throws {
+        if ProcessInfo.processInfo.environment["DICTEE_SKIP_MODEL_TESTS"] == "1" {
+            print("ModelServerTests: skipped because DICTEE_SKIP_MODEL_TESTS=1")
+            return
+        }
+        try #require(FileManager.default.isExecutableFile(atPath: Self.python),
+                     "\(Self.python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        // The tiny model, written at test time.
+        let gguf = dir.appendingPathComponent("tiny-random.gguf").path
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: Self.python)
+        writer.arguments = [repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, gguf, "--seed", "2"]
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        writer.waitUntilExit()
+        try #require(writer.terminationStatus == 0 && FileManager.default.fileExists(atPath: gguf), "make-tiny-gguf.py failed")
+
+        let config = dir.appendingPathComponent("config.json").path
+        let object: [String: Any] = [
+            "sources": [fixture("famille.ics")],
+            // The tiny tokenizer is nearly byte-level: French instructions take ~2,000 tokens.
+            "model": ["gguf": gguf, "name": "tiny-random", "context": 8192, "python": Self.python, "timeout_seconds": 60],
+        ]
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
+        let env = ["TZ": "Europe/Paris", "DICTEE_CONFIG": config, "HOME": dir.path]
+        let state = dir.appendingPathComponent("dictee.sqlite").path
+        #expect(runDictee(["--state", state, "child", "add", "Hugo", "--gender", "m", "--grade", "CM2"], environment: env).code == .ok)
+
+        let r = runDictee(["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: env)
+        #expect(r.code == .ok, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("nightly: 1 children, 3 cards ready, 5 texts written (0 by the model, 5 from the library)"), "\(r.stdout)")
+        #expect(!r.stderr.contains("could not start"), "\(r.stderr)")
+        #expect(r.stderr.contains("library after 5 attempt(s)"), "the run log records the library and the failed steps")
+
+        let store = try StateStore(path: state)
+        let child = try #require(try store.children().first?.id)
+        let texts = try store.dictations(childID: child, statuses: [.ready])
+        #expect(texts.count == 5)
+        var finishedByThemselves = 0
+        for d in texts {
+            #expect(d.origin.hasPrefix("library:"))
+            let attempts = try store.attempts(dictationID: d.id)
+            #expect(attempts.map(\.number) == [1, 2, 3, 4, 5], "5 attempts recorded")
+            for a in attempts {
+                #expect(!a.failedSteps.contains("format"), "the answer parses against the schema: structured output works")
+                #expect(!a.failedSteps.contains("serveur") && !a.failedSteps.contains("contexte"), "\(a.failedSteps)")
+                #expect(a.promptTokens > 0, "usage is recorded")
+                #expect(!a.failedSteps.isEmpty)
+                if a.finishReason == "stop" {
+                    finishedByThemselves += 1
+                    #expect(a.completionTokens > 0)
+                }
+            }
+        }
+        #expect(finishedByThemselves > 0, "some answers end by themselves and parse")
+        let stats = runDictee(["--state", state, "stats", "--json"], environment: env)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        #expect(json["asked"] as? Int == 5 && json["fallbacks"] as? Int == 5 && json["accepted"] as? Int == 0)
+        #expect((json["prompt_tokens"] as? Int ?? 0) > 0 && (json["completion_tokens"] as? Int ?? 0) > 0)
+        // The managed server is stopped at the end.
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        check.arguments = ["-f", gguf]
+        check.standardOutput = FileHandle.nullDevice
+        try check.run()
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 1, "no server process left for this model")
+    }
+}
