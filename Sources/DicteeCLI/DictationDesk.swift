@@ -222,7 +222,7 @@ enum DictationDesk {
     }
 
     /// A session without a model: the validator (with Grammalecte) and the handwritten library.
-    static func librarySession(_ context: CommandContext, model: (any LanguageModel)? = nil) -> Result<GenerationSession, ExitCode> {
+    static func librarySession(_ context: CommandContext) -> Result<GenerationSession, ExitCode> {
         let validator: Validator
         switch Dictee.makeValidator(context) {
         case .success(let v): validator = v
@@ -232,7 +232,7 @@ enum DictationDesk {
             context.output.error("the handwritten library cannot be read (a broken installation)")
             return .failure(.internalError)
         }
-        return .success(GenerationSession(model: model, validator: validator, library: library))
+        return .success(GenerationSession(model: nil, validator: validator, library: library))
     }
 
     /// The library text id of a dictation served from the library (`library:ce1-sport-01`).

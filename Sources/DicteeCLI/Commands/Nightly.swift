@@ -113,6 +113,14 @@ extension Dictee {
                 return .usage
             }
 
+            // The validator and the library first: without them nothing can be written, and no
+            // server should be started for nothing.
+            let base: GenerationSession
+            switch DictationDesk.librarySession(context) {
+            case .success(let s): base = s
+            case .failure(let code): return code
+            }
+
             // The model, if any.
             var server: ModelServer?
             defer { server?.stop() }
@@ -153,11 +161,7 @@ extension Dictee {
             }
 
             // Write the texts, child by child.
-            let session: GenerationSession
-            switch DictationDesk.librarySession(context, model: model) {
-            case .success(let s): session = s
-            case .failure(let code): return code
-            }
+            let session = GenerationSession(model: model, validator: base.validator, library: base.library)
             let children: [Child]
             do { children = try store.children() } catch { return StateOptions.report(error, context) }
             var written = 0, byModel = 0, fromLibrary = 0, cardsReady = 0, failures = 0
