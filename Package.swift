@@ -24,6 +24,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CHunspell",
             pkgConfig: "hunspell",
             providers: [.apt(["libhunspell-dev", "hunspell-fr-classical"])]
@@ -69,7 +74,7 @@ let package = Package(
 
         // Generation: the LanguageModel protocol, the OpenAI-compatible client, the instructions,
         // the retry loop with feedback and the silent library fallback.
-        .target(name: "Generation", dependencies: ["DicteeCore", "Dictation"]),
+        .target(name: "Generation", dependencies: ["DicteeCore", "Dictation", "CCurl"]),
 
         // Arguments, commands, output, exit codes. The only module that touches argv, the
         // environment, stdout/stderr and `exit`.
@@ -87,7 +92,7 @@ let package = Package(
             dependencies: ["Ingest", "DicteeCore"],
             resources: []
         ),
-        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter"]),
+        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"], exclude: ["Fixtures"]),

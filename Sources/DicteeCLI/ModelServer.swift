@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Generation
 
 /// Managed mode: the `llama-cpp-python` server started for one `dictee nightly` run, on a free
 /// 127.0.0.1 port, from the project's virtual environment (`Scripts/model/install-server`), and
@@ -33,6 +31,12 @@ final class ModelServer: @unchecked Sendable {
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
         return cache + "/dictee/llama-cpp-python-\(version)/bin/python"
     }
+
+    /// Runs `llama_cpp.server` with the arguments after `-c CODE`, after PR_SET_PDEATHSIG (1).
+    static let launcher = """
+        import ctypes, runpy, signal, sys; ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+        sys.argv = ["llama_cpp.server"] + sys.argv[1:]; runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
+        """
 
     /// A free TCP port on 127.0.0.1 (bound, read, released).
     static func freePort() -> Int? {
@@ -71,7 +75,9 @@ final class ModelServer: @unchecked Sendable {
         guard let port = freePort() else { throw ServerError("no free port on 127.0.0.1") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-m", "llama_cpp.server", "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
+        // Through a two-line launcher that asks Linux to send the server SIGTERM when dictee
+        // dies (prctl PR_SET_PDEATHSIG): even a SIGKILLed nightly leaves no server behind.
+        process.arguments = ["-c", Self.launcher, "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
                              "--n_ctx", String(contextLength), "--n_threads", "2", "--verbose", "False"]
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONUNBUFFERED"] = "1"
@@ -101,19 +107,7 @@ final class ModelServer: @unchecked Sendable {
 
     /// Whether `GET /v1/models` answers 200.
     func answers() -> Bool {
-        var request = URLRequest(url: endpoint.appendingPathComponent("models"))
-        request.timeoutInterval = 2
-        final class Box: @unchecked Sendable { var ok = false }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let session = URLSession(configuration: .ephemeral)
-        session.dataTask(with: request) { _, response, _ in
-            box.ok = (response as? HTTPURLResponse)?.statusCode == 200
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + 3)
-        session.invalidateAndCancel()
-        return box.ok
+        (try? HTTPClient.send(endpoint.appendingPathComponent("models"), body: nil, timeout: 2))?.status == 200
     }
 
     /// Stops the server (SIGTERM to its process group, SIGKILL after 5 s). Safe to call twice.
@@ -130,7 +124,7 @@ final class ModelServer: @unchecked Sendable {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
         }
-        process.waitUntilExit()
+        for _ in 0..<100 where process.isRunning { usleep(20_000) }
     }
 
     deinit { stop() }

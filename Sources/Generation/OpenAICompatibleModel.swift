@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A model behind an OpenAI-compatible chat completions endpoint: llama.cpp's `llama-server`, the
 /// `llama-cpp-python` server, Ollama's `/v1` endpoint.
@@ -152,40 +149,17 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
                            finishReason: FinishReason(choice["finish_reason"] as? String), seconds: seconds)
     }
 
-    /// One HTTP POST of JSON, synchronously.
+    /// One HTTP POST of JSON, synchronously (libcurl, `HTTPClient`).
     func post(_ url: URL, _ body: Data, timeout: Double) throws(ModelError) -> (Int, Data) {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        request.timeoutInterval = timeout
-        final class Box: @unchecked Sendable {
-            var status = 0
-            var data = Data()
-            var error: Error?
+        do {
+            let (status, data) = try HTTPClient.send(url, body: body, timeout: timeout)
+            return (status, data)
+        } catch {
+            switch error {
+            case .timeout: throw .timeout(timeout)
+            case .cannotConnect(let message): throw .unavailable(message)
+            case .other(let message): throw .unavailable(message)
+            }
         }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        let session = URLSession(configuration: configuration)
-        session.dataTask(with: request) { data, response, error in
-            box.data = data ?? Data()
-            box.status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            box.error = error
-            done.signal()
-        }.resume()
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            session.invalidateAndCancel()
-            throw .timeout(timeout)
-        }
-        session.finishTasksAndInvalidate()
-        if let error = box.error as? URLError {
-            if error.code == .timedOut { throw .timeout(timeout) }
-            throw .unavailable(error.localizedDescription)
-        }
-        if let error = box.error { throw .unavailable("\(error)") }
-        return (box.status, box.data)
     }
 }
