@@ -47,6 +47,8 @@ public struct GenerationResult: Sendable {
     public var attempts: [AttemptRecord]
     /// Which removal unlocked a refusal, when the model refused (e.g. `sans_moment`).
     public var diagnosis: String?
+    /// Why the server failed, when an attempt ended with `serveur` or `contexte` (no text, no name).
+    public var serverError: String?
 }
 
 /// Writes one validated dictation for a plan (issue 6, "Budgets and the retry loop"): at most 5
@@ -88,6 +90,7 @@ public final class GenerationSession: @unchecked Sendable {
     public func write(_ plan: DictationPlan, time: MomentTime?, recentlyUsed: Set<String> = []) -> GenerationResult? {
         var attempts: [AttemptRecord] = []
         var diagnosis: String?
+        var serverError: String?
         if let model {
             var removals: Set<Instructions.Removal> = []
             var refusals = 0
@@ -102,6 +105,7 @@ public final class GenerationSession: @unchecked Sendable {
                 let counted = model.countTokens(system + "\n" + prompt) ?? Self.estimateTokens(system + "\n" + prompt)
                 if counted + maxTokens + Self.templateMarginTokens > model.contextLength {
                     attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                    serverError = ModelError.promptTooLong(promptTokens: counted, maxTokens: maxTokens, context: model.contextLength).description
                     break attemptLoop
                 }
                 let request = ModelRequest(instructions: system, prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens)
@@ -121,9 +125,11 @@ public final class GenerationSession: @unchecked Sendable {
                         continue attemptLoop
                     case .promptTooLong:
                         attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                        serverError = error.description
                         break attemptLoop
                     case .unavailable, .badResponse, .notAllowed:
                         attempts.append(AttemptRecord(number: number, failedSteps: ["serveur"], promptTokens: counted, removed: removed))
+                        serverError = error.description
                         break attemptLoop
                     }
                 }
@@ -144,6 +150,12 @@ public final class GenerationSession: @unchecked Sendable {
                     continue
                 }
                 guard let parsed = DictationAnswer.parse(answer.content) else {
+                    if Self.isRefusal(DictationAnswer(titre: "", phrases: [answer.content])) {
+                        record(["refus"])
+                        refusals += 1
+                        removals = Self.removals(afterRefusals: refusals)
+                        continue
+                    }
                     record(["format"])
                     (previous, problems) = (String(answer.content.prefix(600)), [Instructions.notJSON])
                     continue
@@ -162,11 +174,12 @@ public final class GenerationSession: @unchecked Sendable {
                         break
                     }
                 }
-                let draft = Draft(title: parsed.titre, sentences: parsed.phrases)
+                let draft = Self.draft(parsed, plan: plan)
                 let findings = validator.check(draft, plan: plan)
                 if findings.isEmpty {
                     record([])
-                    return GenerationResult(draft: draft, plan: plan, origin: model.id, fromLibrary: false, attempts: attempts, diagnosis: diagnosis)
+                    return GenerationResult(draft: draft, plan: plan, origin: model.id, fromLibrary: false, attempts: attempts,
+                                            diagnosis: diagnosis, serverError: serverError)
                 }
                 var steps: [String] = []
                 for f in findings where !steps.contains(f.step.rawValue) { steps.append(f.step.rawValue) }
@@ -179,7 +192,26 @@ public final class GenerationSession: @unchecked Sendable {
         var draft = serving.draft
         draft.title = plan.moment.capitalized
         return GenerationResult(draft: draft, plan: serving.plan, origin: "library:" + serving.text.id, fromLibrary: true,
-                                attempts: attempts, diagnosis: diagnosis)
+                                attempts: attempts, diagnosis: diagnosis, serverError: serverError)
+    }
+
+    /// The answer as a draft: Unicode NFC, every run of white space (new lines, tabs) one space;
+    /// the title kept only when each of its words is in the text or the moment's phrase (a title
+    /// is not validated otherwise: no new name or word may enter through it), else the moment's
+    /// phrase with a capital.
+    static func draft(_ answer: DictationAnswer, plan: DictationPlan) -> Draft {
+        func clean(_ s: String) -> String {
+            s.precomposedStringWithCanonicalMapping.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        let sentences = answer.phrases.map(clean)
+        let text = sentences.joined(separator: " ")
+        func words(_ s: String) -> Set<String> {
+            Set(s.lowercased().replacingOccurrences(of: "’", with: "'").split(whereSeparator: { !$0.isLetter }).map(String.init))
+        }
+        let title = clean(answer.titre)
+        let known = words(text).union(words(plan.moment.phrase))
+        let keep = !title.isEmpty && words(title).isSubset(of: known) && title.unicodeScalars.allSatisfy { $0.value >= 0x20 }
+        return Draft(title: keep ? title : plan.moment.capitalized, sentences: sentences)
     }
 
     /// After the first refusal the moment is left out; after the second, the content rule (the

@@ -57,8 +57,12 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         lock.unlock()
         let tries: [(Int, String, [String: Any])] = [(0, "extras/tokenize", ["input": text]), (1, "tokenize", ["content": text])]
         for (k, path, body) in tries where known == nil || known == k {
-            guard let data = try? JSONSerialization.data(withJSONObject: body),
-                  let (status, reply) = try? post(root.appendingPathComponent(path), data, timeout: min(timeout, 30)),
+            guard let data = try? JSONSerialization.data(withJSONObject: body) else { continue }
+            // A body that cannot be logged first is not sent (the session then estimates).
+            if let beforeSending {
+                do { try beforeSending(data) } catch { return nil }
+            }
+            guard let (status, reply) = try? post(root.appendingPathComponent(path), data, timeout: min(timeout, 30)),
                   status == 200,
                   let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
                   let tokens = object["tokens"] as? [Any] else { continue }

@@ -204,12 +204,20 @@ extension StateStore {
     // MARK: Writing dictations
 
     /// Stores a validated dictation (status `ready`) with its trap sites, in one transaction.
-    /// - Returns: the new dictation's id.
+    /// - Returns: the new dictation's id, or the id of the ready text already stored for the same
+    ///   child and occurrence (written meanwhile by another run: never two).
     /// - Throws: `StateError.store` (e.g. the child does not exist: a foreign key).
     @discardableResult
     public func addDictation(_ d: NewDictation) throws(StateError) -> Int64 {
         try run {
             try db.transaction {
+                // Another run (cards during nightly) may have written a text for this occurrence
+                // meanwhile: keep that one, never two ready texts for one occurrence.
+                if let existing = try db.query("""
+                    SELECT id FROM dictations WHERE child_id = ? AND event_ref = ? AND start_key = ? AND status = 'ready'
+                    """, [.integer(d.childID), .text(d.eventReference.description), .text(Self.startKey(d.start))]).first {
+                    return try existing.int64("id")
+                }
                 try db.execute("""
                     INSERT INTO dictations (child_id, event_ref, start_key, moment, title, body, origin, targets,
                                             aim_words, density, planned_after, created_at)

@@ -229,3 +229,41 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         #expect(DictationAnswer.escapingControlCharacters("{\n\"a\": \"\t\"}") == "{\n\"a\": \"\\u0009\"}", "whitespace between tokens stays")
     }
 }
+
+/// Regressions from the adversarial run on generation.
+@Suite struct GenerationRegressionTests {
+    @Test func aPlainTextRefusalIsARefusal() throws {
+        let model = ScriptedModel([.answer("Je ne peux pas écrire ça.", .stop)])
+        let session = GenerationSession(model: model, validator: try TestValidator.shared(), library: try Library.bundled())
+        let result = try #require(session.write(GenerationSessionTests.plan, time: .past))
+        #expect(result.attempts.allSatisfy { $0.failedSteps == ["refus"] })
+        #expect(result.attempts[1].removed == [.moment])
+    }
+
+    @Test func theTitleCannotBringNewWordsAndWhiteSpaceIsFolded() {
+        let plan = GenerationSessionTests.plan
+        let a = GenerationSession.draft(DictationAnswer(titre: "Le concert de Zoé", phrases: ["Léa\nnage.", "Elle\trit."]), plan: plan)
+        #expect(a.title == "La sortie piscine", "Zoé is in neither the text nor the moment")
+        #expect(a.text == "Léa nage. Elle rit.")
+        let b = GenerationSession.draft(DictationAnswer(titre: "  La\npiscine ", phrases: ["Le\u{0301}a va a\u{0300} la sortie piscine."]), plan: plan)
+        #expect(b.title == "La piscine")
+        #expect(b.text == "Léa va à la sortie piscine.", "NFC")
+        #expect(GenerationSession.draft(DictationAnswer(titre: "   ", phrases: ["Léa nage."]), plan: plan).title == "La sortie piscine")
+    }
+
+    @Test func theTokenizerBodyIsLoggedFirstOrNotSent() {
+        final class Log: @unchecked Sendable { var bodies: [Data] = [] }
+        let log = Log()
+        let logging = OpenAICompatibleModel(endpoint: URL(string: "http://127.0.0.1:1/v1")!, modelName: "m", contextLength: 2048,
+                                            beforeSending: { log.bodies.append($0) })
+        _ = logging.countTokens("Bonjour Léa")
+        #expect(!log.bodies.isEmpty && String(decoding: log.bodies[0], as: UTF8.self).contains("Bonjour"))
+        struct Refused: Error {}
+        let refusing = OpenAICompatibleModel(endpoint: URL(string: "http://127.0.0.1:1/v1")!, modelName: "m", contextLength: 2048,
+                                             beforeSending: { _ in throw Refused() })
+        #expect(refusing.countTokens("Bonjour") == nil)
+        #expect(throws: ModelError.self) {
+            try refusing.complete(ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 5))
+        }
+    }
+}

@@ -41,7 +41,14 @@ extension Dictee {
             the configuration sends where; 'dictee stats' how the model does.
 
             One run at a time: a second one exits 75 and names the run holding the lock.
-            Prints one summary line on stdout; diagnostics go to stderr.
+            Prints one summary line on stdout; diagnostics go to stderr (the run log: for each
+            text asked of a model, "library" or the model, and each attempt's failed steps).
+
+            exit status: 0 done; 1 a source, a child or the model configuration had errors
+            (the rest was done); 64 usage; 65 a bad config file; 69 the lexicon, the French
+            dictionary or Grammalecte is missing; 70 internal error (e.g. the state is not a
+            dictee database); 74 the state folder cannot be written; 75 another run holds the
+            lock.
 
             example (crontab, every night at 2:30):
               30 2 * * * /usr/local/bin/dictee nightly >>"$HOME/.local/state/dictee-nightly.log" 2>&1
@@ -65,7 +72,7 @@ extension Dictee {
 
             // One run at a time.
             let lockPath = statePath + ".nightly.lock"
-            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
             guard lock >= 0 else {
                 output.error("\(lockPath): cannot open the lock file")
                 return .ioError
@@ -148,6 +155,11 @@ extension Dictee {
                 let name = config.model?.name ?? "default"
                 if Config.isLoopback(endpoint) {
                     model = OpenAICompatibleModel(endpoint: url, modelName: name, contextLength: contextLength, timeout: timeout)
+                } else if config.richerTexts, let problem = Nightly.egressProblem(config.egressLogPath(context)) {
+                    // Nothing may be sent that cannot be logged first.
+                    output.error("the egress log \(config.egressLogPath(context)) cannot be written (\(problem)): nothing is sent to \(endpoint)")
+                    output.warning("the handwritten library serves every text")
+                    status = .itemErrors
                 } else if config.richerTexts {
                     let egress = config.egressLogPath(context)
                     model = OpenAICompatibleModel(endpoint: url, modelName: name, contextLength: contextLength, timeout: timeout,
@@ -183,7 +195,8 @@ extension Dictee {
                                 // The run log: which source, and every attempt's failed steps (no text, no name).
                                 let steps = result.attempts.map { $0.failedSteps.isEmpty ? "ok" : $0.failedSteps.joined(separator: "+") }
                                 output.diagnostic("dictation for child \(s.childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
-                                                  + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? ""))
+                                                  + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
+                                                  + (result.serverError.map { "; \($0)" } ?? ""))
                             }
                         } else {
                             // Nothing fits this moment: leave it out of this child's next rounds.
@@ -204,10 +217,23 @@ extension Dictee {
             }
             server?.stop()
             let seconds = Int(context.clock.now.timeIntervalSince(started).rounded())
-            output.line("nightly: \(children.count) children, \(cardsReady) cards ready, \(written) texts written "
+            output.line("nightly: \(children.count) \(children.count == 1 ? "child" : "children"), \(cardsReady) cards ready, \(written) texts written "
                         + "(\(byModel) by the model, \(fromLibrary) from the library), \(failures) moments without a text, \(seconds) s")
             if children.isEmpty { output.hint("add a child with 'dictee child add NAME --gender f|m --grade CE1'") }
             return status
+        }
+
+        /// Why the egress log cannot be appended to, or `nil` when it can (checked before anything
+        /// is sent to a remote endpoint).
+        static func egressProblem(_ path: String) -> String? {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if isDirectory.boolValue { return "a directory" }
+                return FileManager.default.isWritableFile(atPath: path) ? nil : "not writable"
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !FileManager.default.fileExists(atPath: folder) { return "its folder does not exist" }
+            return FileManager.default.isWritableFile(atPath: folder) ? nil : "its folder is not writable"
         }
 
         /// `text` without its final line feeds.
@@ -219,8 +245,6 @@ extension Dictee {
 
         /// Appends one request body to the egress log (0600) before it is sent to a remote host.
         static func appendEgress(_ body: Data, to path: String, endpoint: String) throws {
-            let folder = (path as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             if !FileManager.default.fileExists(atPath: path) {
                 FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             }

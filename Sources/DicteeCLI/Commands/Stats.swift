@@ -61,7 +61,7 @@ extension Dictee {
             func decimal(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "-" }
             if s.asked == 0 {
                 output.line("no text was asked of a language model yet (\(s.libraryOnly) served from the library)")
-                output.hint("configure one: \"model\": {\"gguf\": PATH} in the config, then 'dictee nightly'")
+                output.hint("only 'dictee nightly' asks a model, when the config names one (see 'dictee privacy')")
                 return .ok
             }
             output.line("texts asked of the model:        \(s.asked)")
