@@ -82,7 +82,7 @@ import Testing
 
         let (dir, state, env) = try family()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for delay in [0.15, 0.4, 0.8, 1.2, 1.7, 2.3] {
+        func start() throws -> Process {
             let process = Process()
             process.executableURL = binary
             process.arguments = ["--state", state, "nightly"] + Self.now
@@ -91,18 +91,15 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            return process
+        }
+        for delay in [0.15, 0.4, 0.8, 1.2, 1.7, 2.3] {
+            let process = try start()
             usleep(useconds_t(delay * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--state", state, "nightly"] + Self.now
-        process.environment = env.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        process.currentDirectoryURL = repositoryRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try start()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         #expect(try ready(state).mapValues(\.count) == reference.mapValues(\.count))
