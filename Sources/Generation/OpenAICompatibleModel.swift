@@ -139,18 +139,33 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
             if lower.contains("context") && (lower.contains("exceed") || lower.contains("too long") || lower.contains("length")) {
                 throw .promptTooLong(promptTokens: 0, maxTokens: request.maxTokens, context: contextLength)
             }
-            throw .badResponse("HTTP \(status): \(text.prefix(200))")
+            throw .badResponse("HTTP \(status)" + (Self.errorCode(reply).map { " (\($0))" } ?? ""))
         }
         guard let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
               let choices = object["choices"] as? [[String: Any]], let choice = choices.first,
               let message = choice["message"] as? [String: Any] else {
-            throw .badResponse("not a chat completion: \(text.prefix(200))")
+            throw .badResponse("not a chat completion (\(reply.count) bytes)")
         }
         let usage = object["usage"] as? [String: Any]
         return ModelAnswer(content: message["content"] as? String ?? "",
                            promptTokens: usage?["prompt_tokens"] as? Int ?? 0,
                            completionTokens: usage?["completion_tokens"] as? Int ?? 0,
                            finishReason: FinishReason(choice["finish_reason"] as? String), seconds: seconds)
+    }
+
+    /// The `type` or `code` of an OpenAI-style error body, when it is a short identifier. Never
+    /// the message: a server may echo the prompt (the child's first name) there, and these
+    /// descriptions reach the run log.
+    static func errorCode(_ body: Data) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let error = object["error"] as? [String: Any] else { return nil }
+        for key in ["code", "type"] {
+            if let value = error[key] as? String, (1...40).contains(value.count),
+               value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
+                return value
+            }
+        }
+        return nil
     }
 
     /// One HTTP POST of JSON, synchronously (libcurl, `HTTPClient`).

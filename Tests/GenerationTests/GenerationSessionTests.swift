@@ -267,3 +267,12 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         }
     }
 }
+
+@Suite struct ServerErrorTests {
+    @Test func onlyAShortErrorCodeOfTheServerIsKeptNeverItsMessage() {
+        let echo = Data(#"{"error":{"message":"Tu écris une dictée pour Léa","type":"invalid_request_error","code":"context_length_exceeded"}}"#.utf8)
+        #expect(OpenAICompatibleModel.errorCode(echo) == "context_length_exceeded")
+        #expect(OpenAICompatibleModel.errorCode(Data(#"{"error":{"type":"Léa écrit"}}"#.utf8)) == nil)
+        #expect(OpenAICompatibleModel.errorCode(Data("Internal Server Error".utf8)) == nil)
+    }
+}
