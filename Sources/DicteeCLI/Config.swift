@@ -73,19 +73,14 @@ struct Config: Sendable, Equatable {
     static func path(_ context: CommandContext) -> String {
         let env = context.environment
         if let path = env["DICTEE_CONFIG"], !path.isEmpty { return path }
-        let base = env["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.config"
-        return base + "/dictee/config.json"
+        return XDGFolder.config.dictee(env) + "/config.json"
     }
 
     /// The egress log: `egressLog` when set, else `$XDG_DATA_HOME/dictee/egress.log`, else
     /// `~/.local/share/dictee/egress.log` (the same rules as the state, `StateOptions.path`).
     func egressLogPath(_ context: CommandContext) -> String {
         if let egressLog { return egressLog }
-        let env = context.environment
-        let base = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/dictee/egress.log"
+        return XDGFolder.data.dictee(context.environment) + "/egress.log"
     }
 
     // MARK: - Reading

@@ -27,9 +27,7 @@ final class ModelServer: @unchecked Sendable {
     /// `$XDG_CACHE_HOME/dictee/llama-cpp-python-0.3.36/bin/python` (default `~/.cache`).
     static func python(configured: String?, environment: [String: String]) -> String {
         if let configured, !configured.isEmpty { return configured }
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return cache + "/dictee/llama-cpp-python-\(version)/bin/python"
+        return XDGFolder.cache.dictee(environment) + "/llama-cpp-python-\(version)/bin/python"
     }
 
     /// Runs `llama_cpp.server` with the arguments after `-c CODE`, after PR_SET_PDEATHSIG (1).

@@ -1,6 +1,26 @@
 import Foundation
 import Store
 
+/// dictee's folders under the XDG Base Directory rules: `$XDG_DATA_HOME/dictee`,
+/// `$XDG_CONFIG_HOME/dictee`, `$XDG_CACHE_HOME/dictee` when the variable is an absolute path (a
+/// relative one is invalid and ignored), else `~/.local/share`, `~/.config`, `~/.cache`, with
+/// `HOME` from the command's environment.
+enum XDGFolder: String {
+    case data = "XDG_DATA_HOME", config = "XDG_CONFIG_HOME", cache = "XDG_CACHE_HOME"
+
+    /// `…/dictee`, without a final slash.
+    func dictee(_ environment: [String: String]) -> String {
+        let fallback: String = switch self {
+        case .data: "/.local/share"
+        case .config: "/.config"
+        case .cache: "/.cache"
+        }
+        let base = environment[rawValue].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + fallback
+        return base + "/dictee"
+    }
+}
+
 /// Where the family's state lives and how to open it.
 enum StateOptions {
     /// `--state PATH`, else `$DICTEE_STATE`, else `$XDG_DATA_HOME/dictee/dictee.sqlite`, else
@@ -9,10 +29,7 @@ enum StateOptions {
         if let path = context.statePath, !path.isEmpty { return path }
         let env = context.environment
         if let path = env["DICTEE_STATE"], !path.isEmpty { return path }
-        // XDG Base Directory: a relative XDG_DATA_HOME is invalid and ignored.
-        let base = env["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        return base + "/dictee/dictee.sqlite"
+        return XDGFolder.data.dictee(env) + "/dictee.sqlite"
     }
 
     /// Opens the state, or prints why not and returns the exit status to use.
