@@ -29,13 +29,21 @@ enum DictationDesk {
     }
 
     /// What the child commands (cards, pick, skills) start from: the state (which must exist), the
-    /// child of `--child`, and the zone of stored dates (`--tz`, else the last ingest's).
+    /// child of `--child`, the zone of stored dates (`--tz`, else the last ingest's), and "now"
+    /// (`--now`, else the clock).
     static func openChild(_ arguments: ParsedArguments, _ context: CommandContext)
-        -> Result<(store: StateStore, child: Child, zone: CalendarZone), ExitCode>
+        -> Result<(store: StateStore, child: Child, zone: CalendarZone, now: Int64), ExitCode>
     {
         StateOptions.open(context, create: false).flatMap { store in
             child(named: arguments.values["child"], store, context).flatMap { child in
-                zone(arguments, store, context).map { (store, child, $0) }
+                zone(arguments, store, context).flatMap { zone in
+                    do {
+                        return .success((store, child, zone, try TimeOptions.now(arguments, context, zone: zone)))
+                    } catch {
+                        context.output.error("\(error)")
+                        return .failure(.usage)
+                    }
+                }
             }
         }
     }

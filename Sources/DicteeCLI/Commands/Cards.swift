@@ -50,15 +50,10 @@ extension Dictee {
                 output.hint("dictee cards --child Léa")
                 return .usage
             }
-            let (store, child, zone): (StateStore, Child, CalendarZone)
+            let (store, child, zone, now): (StateStore, Child, CalendarZone, Int64)
             switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, zone) = opened
+            case .success(let opened): (store, child, zone, now) = opened
             case .failure(let code): return code
-            }
-            let now: Int64
-            do { now = try TimeOptions.now(arguments, context, zone: zone) } catch {
-                output.error(error.description)
-                return .usage
             }
             let cards: [StoredDictation]
             switch DictationDesk.cards(for: child, store, now: now, zone: zone, context) {
@@ -132,15 +127,10 @@ extension Dictee {
                 output.hint("dictee pick --child Léa 2")
                 return .usage
             }
-            let (store, child, zone): (StateStore, Child, CalendarZone)
+            let (store, child, now): (StateStore, Child, Int64)
             switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, zone) = opened
+            case .success(let opened): (store, child, now) = (opened.store, opened.child, opened.now)
             case .failure(let code): return code
-            }
-            let now: Int64
-            do { now = try TimeOptions.now(arguments, context, zone: zone) } catch {
-                output.error(error.description)
-                return .usage
             }
             do {
                 // A card whose moment left the calendar since the deal (deleted, moved, or now

@@ -246,7 +246,7 @@ extension Dictee {
         /// Appends one request body to the egress log (0600) before it is sent to a remote host.
         static func appendEgress(_ body: Data, to path: String, endpoint: String) throws {
             if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             guard let handle = FileHandle(forWritingAtPath: path) else {
                 throw ModelServer.ServerError("\(path): cannot open the egress log")

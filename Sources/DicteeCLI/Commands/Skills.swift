@@ -44,7 +44,7 @@ extension Dictee {
             }
             let (store, child, zone): (StateStore, Child, CalendarZone)
             switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, zone) = opened
+            case .success(let opened): (store, child, zone) = (opened.store, opened.child, opened.zone)
             case .failure(let code): return code
             }
             let progress: [SkillProgress]
