@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 //
 // dictee: French dictations from a family's own calendar, entirely on the family's machine.
-// Module layout and import rules: ../shared/ARCHITECTURE.md (each C module is imported by exactly
+// Module layout and import rules: Docs/architecture.md (each C module is imported by exactly
 // one target, with `internal import`; no C type crosses a public API).
 import PackageDescription
 
@@ -76,9 +76,17 @@ let package = Package(
         // the retry loop with feedback and the silent library fallback.
         .target(name: "Generation", dependencies: ["DicteeCore", "Dictation", "CCurl"]),
 
-        // Arguments, commands, output, exit codes. The only module that touches argv, the
-        // environment, stdout/stderr and `exit`.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]),
+        // The application layer: the jobs that tie the leaves into the product (the ingest run
+        // with its audit file, the desk: deal, pick, grade; the nightly run; the managed model
+        // server; the model route), as library code with typed inputs, reports and errors.
+        .target(
+            name: "Household",
+            dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]
+        ),
+
+        // Arguments, rendering, exit codes. The only module that touches argv, the environment,
+        // stdout/stderr and `exit`; every job is a call into Household.
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Household", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 
@@ -92,7 +100,7 @@ let package = Package(
             dependencies: ["Ingest", "DicteeCore"],
             resources: []
         ),
-        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation"]),
+        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"], exclude: ["Fixtures"]),

@@ -23,7 +23,7 @@ struct CommandDescriptor: @unchecked Sendable {
     var summary: String
     var help: String
     var options: OptionSpec
-    var run: (ParsedArguments, CommandContext) -> ExitCode
+    var run: (ParsedArguments, CommandContext) throws(CommandFailure) -> ExitCode
 }
 
 /// What every subcommand provides.
@@ -36,8 +36,9 @@ protocol Command {
     static var help: String { get }
     /// Options and flags the command accepts (besides `--help`).
     static var options: OptionSpec { get }
-    /// Runs the command.
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode
+    /// Runs the command: renders its results and returns 0 or 1 (finished with per-item errors).
+    /// - Throws: `CommandFailure` for anything else (printed by `DicteeCLI.run`).
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode
 }
 
 extension Command {
@@ -45,7 +46,7 @@ extension Command {
     static var descriptor: CommandDescriptor {
         CommandDescriptor(
             name: name, summary: summary, help: help, options: options,
-            run: { arguments, context in run(arguments, context) })
+            run: { (arguments, context) throws(CommandFailure) -> ExitCode in try run(arguments, context) })
     }
 }
 
@@ -169,18 +170,23 @@ public enum DicteeCLI {
             output.write(command.help)
             return .ok
         }
-        let parsed: ParsedArguments
-        switch Result(catching: { () throws(UsageError) -> ParsedArguments in
-            try ArgumentParser.parse(rest, spec: command.options)
-        }) {
-        case .success(let value):
-            parsed = value
-        case .failure(let error):
-            output.error(error.description)
-            output.hint("run 'dictee \(command.name) --help' for usage")
-            return .usage
+        do {
+            let parsed: ParsedArguments
+            do {
+                parsed = try ArgumentParser.parse(rest, spec: command.options)
+            } catch {
+                throw CommandFailure.usage(error.description, hint: "run 'dictee \(command.name) --help' for usage")
+            }
+            return try command.run(parsed, context)
+        } catch let failure as CommandFailure {
+            // The one place a failure is printed.
+            output.error(failure.message)
+            if let hint = failure.hint { output.hint(hint) }
+            return failure.code
+        } catch {
+            output.error("\(error)")
+            return .internalError
         }
-        return command.run(parsed, context)
     }
 
     static var overview: String {

@@ -1,74 +1,57 @@
+import DicteeCore
 import Foundation
+import Household
 import Store
 
-/// dictee's folders under the XDG Base Directory rules: `$XDG_DATA_HOME/dictee`,
-/// `$XDG_CONFIG_HOME/dictee`, `$XDG_CACHE_HOME/dictee` when the variable is an absolute path (a
-/// relative one is invalid and ignored), else `~/.local/share`, `~/.config`, `~/.cache`, with
-/// `HOME` from the command's environment.
-enum XDGFolder: String {
-    case data = "XDG_DATA_HOME", config = "XDG_CONFIG_HOME", cache = "XDG_CACHE_HOME"
-
-    /// `…/dictee`, without a final slash.
-    func dictee(_ environment: [String: String]) -> String {
-        let fallback: String = switch self {
-        case .data: "/.local/share"
-        case .config: "/.config"
-        case .cache: "/.cache"
-        }
-        let base = environment[rawValue].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + fallback
-        return base + "/dictee"
-    }
-}
-
-/// Where the family's state lives and how to open it.
+/// Where the family's state lives and how a command opens it.
 enum StateOptions {
-    /// `--state PATH`, else `$DICTEE_STATE`, else `$XDG_DATA_HOME/dictee/dictee.sqlite`, else
-    /// `~/.local/share/dictee/dictee.sqlite` (ARCHITECTURE.md, files on disk).
-    static func path(_ context: CommandContext) -> String {
-        if let path = context.statePath, !path.isEmpty { return path }
-        let env = context.environment
-        if let path = env["DICTEE_STATE"], !path.isEmpty { return path }
-        return XDGFolder.data.dictee(env) + "/dictee.sqlite"
+    /// The family's files for this command line: `--state PATH`, else `$DICTEE_STATE`, else the
+    /// XDG data folder (`HouseholdPaths`).
+    static func paths(_ context: CommandContext) -> HouseholdPaths {
+        HouseholdPaths(environment: context.environment, statePath: context.statePath)
     }
 
-    /// Opens the state, or prints why not and returns the exit status to use.
+    /// The state file.
+    static func path(_ context: CommandContext) -> String { paths(context).state }
+
+    /// Opens the state.
     /// - Parameter create: when false (commands that only read), a missing state is an error
     ///   instead of a new empty database.
-    static func open(_ context: CommandContext, create: Bool = true) -> Result<StateStore, ExitCode> {
+    /// - Throws: 64 for an empty `--state`, 65 for a missing state (`create: false`), else the
+    ///   state error's status.
+    static func open(_ context: CommandContext, create: Bool = true) throws(CommandFailure) -> StateStore {
         if let given = context.statePath, given.isEmpty {
-            context.output.error("--state needs a file path")
-            return .failure(.usage)
+            throw .usage("--state needs a file path")
         }
         let path = path(context)
         if !create, !FileManager.default.fileExists(atPath: path) {
-            context.output.error("\(path): no state yet")
-            context.output.hint("run 'dictee ingest FILE' first, or give --state PATH")
-            return .failure(.dataError)
+            throw CommandFailure(HouseholdError.noState(path: path))
         }
         do {
-            return .success(try StateStore(path: path))
+            return try StateStore(path: path)
         } catch {
-            return .failure(report(error, context))
+            throw CommandFailure(error)
         }
     }
+}
 
-    /// Prints a state error; 75 when another run holds the database, 70 otherwise.
-    static func report(_ error: StateError, _ context: CommandContext) -> ExitCode {
-        context.output.error(error.description)
-        if case .store(.locked) = error {
-            context.output.hint("another dictee command is writing the state; try again in a moment")
-            return .temporaryFailure
-        }
-        switch error {
-        case .store, .invalidRule: return .internalError
-        case .unknownChild, .unknownSuggestion: return .usage
-        case .childExists, .suggestionNotPending: return .dataError
-        case .dictation(let e):
-            switch e {
-            case .unknownDictation, .noCard, .siteOutOfRange: return .usage
-            case .notServed, .alreadyGraded, .retired: return .dataError
-            }
+/// Runs an application-layer call, turning its failure into the command's.
+func household<T>(_ body: () throws(HouseholdError) -> T) throws(CommandFailure) -> T {
+    do { return try body() } catch { throw CommandFailure(error) }
+}
+
+/// Runs a store call, turning its failure into the command's.
+func state<T>(_ body: () throws(StateError) -> T) throws(CommandFailure) -> T {
+    do { return try body() } catch { throw CommandFailure(error) }
+}
+
+/// The configuration file of a command line.
+enum ConfigOptions {
+    /// Reads the configuration (`Config.path(environment:)`); a missing file is the empty one.
+    /// - Throws: 65 naming the file and the key when it is unreadable or invalid.
+    static func load(_ context: CommandContext) throws(CommandFailure) -> Config {
+        do { return try Config.load(path: Config.path(environment: context.environment)) } catch {
+            throw CommandFailure(HouseholdError.config(error))
         }
     }
 }

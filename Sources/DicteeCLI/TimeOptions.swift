@@ -34,40 +34,33 @@ enum TimeOptions {
         }
     }
 
-    /// The zone and "now" of a command, or the usage error already printed (exit 64).
-    static func resolve(_ arguments: ParsedArguments, _ context: CommandContext)
-        -> Result<(zone: CalendarZone, now: Int64), ExitCode>
+    /// The zone and "now" of a command.
+    /// - Throws: a usage failure (64) naming the option.
+    static func resolve(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
+        -> (zone: CalendarZone, now: Int64)
     {
         do {
             let zone = try zone(arguments, context)
-            return .success((zone, try now(arguments, context, zone: zone)))
+            return (zone, try now(arguments, context, zone: zone))
         } catch {
-            context.output.error(error.description)
-            return .failure(.usage)
+            throw .usage(error.description)
         }
     }
 
-    /// The zone of a command, or the usage error already printed (exit 64).
-    static func resolveZone(_ arguments: ParsedArguments, _ context: CommandContext) -> Result<CalendarZone, ExitCode> {
-        resolve(arguments, context).map(\.zone)
-    }
-
-    /// The zone and the state for commands that show stored times: `--tz`, else the zone of the
-    /// last ingest, else the usual defaults.
-    static func zoneAndState(_ arguments: ParsedArguments, _ context: CommandContext)
-        -> Result<(zone: CalendarZone, store: StateStore), ExitCode>
+    /// The zone to show stored dates in: `--tz`, else the zone of the last ingest, else the
+    /// usual defaults (`TZ`, the system's).
+    static func storedZone(_ arguments: ParsedArguments, _ store: StateStore, _ context: CommandContext) throws(CommandFailure)
+        -> CalendarZone
     {
-        let store: StateStore
-        switch StateOptions.open(context, create: false) {
-        case .success(let s): store = s
-        case .failure(let code): return .failure(code)
+        if arguments.values["tz"] == nil, let stored = try? store.ingestZone(), let zone = try? CalendarZone(identifier: stored) {
+            return zone
         }
-        if arguments.values["tz"] == nil, let stored = try? store.ingestZone(),
-            let zone = try? CalendarZone(identifier: stored)
-        {
-            return .success((zone, store))
-        }
-        return resolveZone(arguments, context).map { ($0, store) }
+        do { return try zone(arguments, context) } catch { throw .usage(error.description) }
+    }
+
+    /// "Now" as a usage failure when `--now` is not a date-time.
+    static func now(_ arguments: ParsedArguments, _ context: CommandContext, in zone: CalendarZone) throws(CommandFailure) -> Int64 {
+        do { return try now(arguments, context, zone: zone) } catch { throw .usage(error.description) }
     }
 
     /// "Now" in seconds since the epoch: `--now`, else the clock.

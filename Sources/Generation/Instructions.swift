@@ -26,14 +26,69 @@ public enum Instructions {
         plan.words.upperBound * tokensPerWord + answerOverheadTokens + 8 * plan.sentences.upperBound
     }
 
+    /// Everything of a plan that a request to a model may carry, and nothing else: the system
+    /// message and the prompts are written from these fields only (`system(for:)` and
+    /// `prompt(for:time:)` reduce the plan to them first). `dictee privacy` lists `contents`,
+    /// so what it says a request contains is this type, not a second description.
+    public struct Inputs: Sendable, Hashable {
+        /// The child's first name (the audit file lists it with each moment).
+        public var firstName: String
+        /// The child's gender, to resolve agreements ("Léa est partie").
+        public var gender: Gender
+        /// The child's grade (CP to CM2).
+        public var grade: Grade
+        /// The target skills (ids and labels from the fifteen skills), with their trap sites per skill.
+        public var targets: [SkillID]
+        public var sitesPerTarget: Int
+        /// Word and sentence ranges, and the longest sentence, in words.
+        public var words: ClosedRange<Int>
+        public var sentences: ClosedRange<Int>
+        public var maxWordsPerSentence: Int
+        /// The moment's canonical phrase, as listed in the audit file ("la sortie piscine").
+        public var momentPhrase: String
+
+        /// The inputs of a plan.
+        public init(_ plan: DictationPlan) {
+            firstName = plan.child.firstName
+            gender = plan.child.gender
+            grade = plan.grade
+            targets = plan.targets
+            sitesPerTarget = plan.sitesPerTarget
+            words = plan.words
+            sentences = plan.sentences
+            maxWordsPerSentence = plan.maxWordsPerSentence
+            momentPhrase = plan.moment.phrase
+        }
+
+        /// What a request contains, one entry per stored property above (a test checks that the
+        /// two lists agree), in English, plus the instructions dictee writes itself.
+        public static let contents: [(field: String, description: String)] = [
+            ("instructions", "the instructions (French, written by dictee)"),
+            ("firstName", "the child's first name"),
+            ("gender", "the child's gender"),
+            ("grade", "the child's grade"),
+            ("targets", "the target skills"),
+            ("sitesPerTarget", "the trap sites per target skill"),
+            ("words", "the word range"),
+            ("sentences", "the sentence range"),
+            ("maxWordsPerSentence", "the longest sentence allowed"),
+            ("momentPhrase", "the moment's canonical phrase (as listed in the audit file)"),
+        ]
+    }
+
     /// The system message.
     /// - Parameters:
-    ///   - plan: the dictation's plan.
+    ///   - plan: the dictation's plan (reduced to `Inputs` first).
     ///   - removing: parts left out (a refusal diagnosis).
     public static func system(for plan: DictationPlan, removing: Set<Removal> = []) -> String {
+        system(Inputs(plan), removing: removing)
+    }
+
+    /// The system message from the inputs alone.
+    public static func system(_ plan: Inputs, removing: Set<Removal> = []) -> String {
         let norms = GradeNorms.of(plan.grade)
-        let name = plan.child.firstName
-        let girl = plan.child.gender == .feminine
+        let name = plan.firstName
+        let girl = plan.gender == .feminine
         let tenses = SchoolTense.allCases.filter { norms.tenses.contains($0) }.map(\.rawValue)
         var rules: [String] = [
             "Le texte compte entre \(plan.words.lowerBound) et \(plan.words.upperBound) mots en tout, en \(plan.sentences.lowerBound) à \(plan.sentences.upperBound) phrases ; aucune phrase ne dépasse \(plan.maxWordsPerSentence) mots.",
@@ -68,7 +123,12 @@ public enum Instructions {
     ///   - time: whether the moment is past or upcoming (sets the story's time).
     ///   - removing: parts left out (a refusal diagnosis).
     public static func prompt(for plan: DictationPlan, time: MomentTime?, removing: Set<Removal> = []) -> String {
-        let name = plan.child.firstName
+        prompt(Inputs(plan), time: time, removing: removing)
+    }
+
+    /// The first prompt from the inputs alone.
+    public static func prompt(_ plan: Inputs, time: MomentTime?, removing: Set<Removal> = []) -> String {
+        let name = plan.firstName
         if removing.contains(.moment) {
             return "Écris la dictée : une journée ordinaire de \(name)."
         }
@@ -78,7 +138,7 @@ public enum Instructions {
         case .upcoming?: when = " Ce moment va bientôt avoir lieu : raconte ce qui se prépare."
         case nil: when = ""
         }
-        return "Écris la dictée sur ce moment de la vie de \(name) : « \(plan.moment.phrase) ». Écris « \(plan.moment.phrase) » tel quel dans le texte (avec « au », « aux », « du » ou « des » si la phrase le demande).\(when)"
+        return "Écris la dictée sur ce moment de la vie de \(name) : « \(plan.momentPhrase) ». Écris « \(plan.momentPhrase) » tel quel dans le texte (avec « au », « aux », « du » ou « des » si la phrase le demande).\(when)"
     }
 
     /// A retry's prompt: the first prompt, the previous answer, and the validator's French

@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 
 /// A model behind an OpenAI-compatible chat completions endpoint: llama.cpp's `llama-server`, the
@@ -18,32 +19,48 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
 
     public let id: String
     public let contextLength: Int
+    /// Where requests go: a loopback server, or a remote one with its egress log.
+    public let modelEndpoint: ModelEndpoint
     /// The base URL ending in `/v1`, e.g. `http://127.0.0.1:8080/v1`.
-    public let endpoint: URL
+    public var endpoint: URL { modelEndpoint.url }
     /// The model name sent in requests.
     public let modelName: String
     /// Per-attempt timeout, in seconds.
     public let timeout: Double
-    /// Called with every request body before it is sent (the egress log of a remote endpoint).
-    let beforeSending: (@Sendable (Data) throws -> Void)?
     private let lock = NSLock()
     private var format: ResponseFormat = .jsonObjectWithSchema
-    private var tokenizer: Int? // 0: /extras/tokenize, 1: /tokenize, -1: none
+    private var tokenizer: TokenizerRoute = .unknown
+
+    /// Which tokenizer route the server answers, learnt at the first count.
+    enum TokenizerRoute: Sendable, Equatable {
+        /// Not asked yet: try each route in turn.
+        case unknown
+        /// `POST /extras/tokenize {"input": text}` (llama-cpp-python).
+        case extrasTokenize
+        /// `POST /tokenize {"content": text}` (llama.cpp's llama-server).
+        case tokenize
+        /// Neither answers (Ollama): counts are estimated by the caller.
+        case none
+    }
 
     /// - Parameters:
-    ///   - endpoint: the base URL ending in `/v1`.
+    ///   - endpoint: where requests go (`ModelEndpoint.loopback` or `.remote` with its egress
+    ///     log: each request body is appended to the log before it is sent, and a body that cannot
+    ///     be logged is not sent).
     ///   - modelName: the model name to send (`model` field), also the id recorded as origin.
     ///   - contextLength: the context the server was started with, in tokens.
     ///   - timeout: seconds per request.
-    ///   - beforeSending: called with each request body before it is sent; a throw cancels it.
-    public init(endpoint: URL, modelName: String, contextLength: Int, timeout: Double = 120,
-                beforeSending: (@Sendable (Data) throws -> Void)? = nil) {
-        self.endpoint = endpoint
+    public init(endpoint: ModelEndpoint, modelName: String, contextLength: Int, timeout: Double = 120) {
+        self.modelEndpoint = endpoint
         self.modelName = modelName
         self.id = modelName
         self.contextLength = contextLength
         self.timeout = timeout
-        self.beforeSending = beforeSending
+    }
+
+    /// Logs `body` first when the endpoint is remote.
+    private func beforeSending(_ body: Data) throws(FileWriteError) {
+        if let log = modelEndpoint.egressLog { try log.record(body, to: endpoint) }
     }
 
     /// The server's root (the endpoint without its final `/v1`).
@@ -55,13 +72,13 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         lock.lock()
         let known = tokenizer
         lock.unlock()
-        let tries: [(Int, String, [String: Any])] = [(0, "extras/tokenize", ["input": text]), (1, "tokenize", ["content": text])]
-        for (k, path, body) in tries where known == nil || known == k {
+        let tries: [(TokenizerRoute, String, [String: Any])] = [
+            (.extrasTokenize, "extras/tokenize", ["input": text]), (.tokenize, "tokenize", ["content": text]),
+        ]
+        for (k, path, body) in tries where known == .unknown || known == k {
             guard let data = try? JSONSerialization.data(withJSONObject: body) else { continue }
             // A body that cannot be logged first is not sent (the session then estimates).
-            if let beforeSending {
-                do { try beforeSending(data) } catch { return nil }
-            }
+            do { try beforeSending(data) } catch { return nil }
             guard let (status, reply) = try? post(root.appendingPathComponent(path), data, timeout: min(timeout, 30)),
                   status == 200,
                   let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
@@ -72,7 +89,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
             return tokens.count
         }
         lock.lock()
-        if tokenizer == nil { tokenizer = -1 }
+        if tokenizer == .unknown { tokenizer = .none }
         lock.unlock()
         return nil
     }
@@ -118,9 +135,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
 
     func send(_ request: ModelRequest, _ format: ResponseFormat) throws(ModelError) -> ModelAnswer {
         let data = try body(request, format)
-        if let beforeSending {
-            do { try beforeSending(data) } catch { throw .notAllowed("the egress log cannot be written: \(error)") }
-        }
+        do { try beforeSending(data) } catch { throw .notAllowed("the egress log cannot be written: \(error)") }
         let start = Date()
         let (status, reply) = try post(endpoint.appendingPathComponent("chat/completions"), data, timeout: timeout)
         let seconds = Date().timeIntervalSince(start)

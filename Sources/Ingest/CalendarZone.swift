@@ -1,4 +1,5 @@
 import DicteeCore
+import Foundation
 
 /// The user's time zone (`--tz`, configuration): where floating times are read, where "now - 7 days"
 /// is counted, and in which offsets instants are printed.
@@ -52,6 +53,31 @@ public struct CalendarZone: Sendable {
 
     /// The calendar date this zone's wall clock shows at `instant`.
     public func date(at instant: Int64) -> CalendarDate { zone.local(at: instant).date }
+
+    /// The local calendar date of an occurrence boundary: the date itself for an all-day one
+    /// (never shifted through UTC), the wall-clock date here for an instant. The one conversion
+    /// of `EventTime` to a date.
+    public func date(of time: EventTime) -> CalendarDate {
+        switch time {
+        case .date(let d): d
+        case .instant(let s): date(at: s)
+        }
+    }
+
+    /// An occurrence boundary as seconds since the epoch: the instant itself, or local midnight
+    /// here for an all-day date (how a date compares with "now"). The one conversion of
+    /// `EventTime` to an instant.
+    public func seconds(of time: EventTime) -> Int64 {
+        switch time {
+        case .instant(let s): s
+        case .date(let d): instant(year: d.year, month: d.month, day: d.day)
+        }
+    }
+
+    /// The local calendar date of a `Date` (e.g. when a dictation was graded), whole seconds.
+    public func date(of date: Date) -> CalendarDate {
+        self.date(at: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
 
     /// Parses an ISO 8601 date-time for `--now`: `2026-11-29T18:00:00+01:00`, `...Z`, a local
     /// `2026-11-29T18:00:00` (read in this zone), seconds optional, fractional seconds ignored, or a

@@ -24,11 +24,89 @@ public enum AuditFile {
         }
     }
 
+    /// The header's read window: ISO 8601 local times with their offset, and the IANA zone.
+    public struct Window: Sendable, Hashable {
+        /// "Now" of the ingest, e.g. `2026-11-29T18:00:00+01:00`.
+        public var now: String
+        /// The IANA zone, e.g. `Europe/Paris`.
+        public var tz: String
+        /// Start of the window for one-off events (now - 2 years).
+        public var oneOffFrom: String
+        /// Start of the window for recurring events (now - 7 days).
+        public var recurringFrom: String
+        /// End of the window (now + 14 days), exclusive.
+        public var to: String
+
+        public init(now: String, tz: String, oneOffFrom: String, recurringFrom: String, to: String) {
+            self.now = now
+            self.tz = tz
+            self.oneOffFrom = oneOffFrom
+            self.recurringFrom = recurringFrom
+            self.to = to
+        }
+
+        /// As written, in this order.
+        var fields: [(String, String)] {
+            [("now", now), ("tz", tz), ("one_off_from", oneOffFrom), ("recurring_from", recurringFrom), ("to", to)]
+        }
+    }
+
+    /// The header's counts of one ingest run.
+    public struct Counts: Sendable, Hashable {
+        /// VEVENTs read (masters and overrides).
+        public var events: Int
+        /// Occurrences inside the window.
+        public var occurrences: Int
+        /// Occurrences that became moments (whitelist or a parent's label).
+        public var moments: Int
+        /// Occurrences a disqualifier matched.
+        public var disqualified: Int
+        /// Occurrences with no whitelist form and no label.
+        public var unlabeled: Int
+        /// Events waiting for the parent (unlabeled, not rejected).
+        public var toLabel: Int
+        /// Events and files that could not be read.
+        public var errors: Int
+
+        public init(events: Int = 0, occurrences: Int = 0, moments: Int = 0, disqualified: Int = 0,
+                    unlabeled: Int = 0, toLabel: Int = 0, errors: Int = 0) {
+            self.events = events
+            self.occurrences = occurrences
+            self.moments = moments
+            self.disqualified = disqualified
+            self.unlabeled = unlabeled
+            self.toLabel = toLabel
+            self.errors = errors
+        }
+
+        /// As written, in this order (also `dictee ingest --json`'s keys).
+        public var fields: [(String, Int)] {
+            [("events", events), ("occurrences", occurrences), ("moments", moments), ("disqualified", disqualified),
+             ("unlabeled", unlabeled), ("to_label", toLabel), ("errors", errors)]
+        }
+    }
+
+    /// The first line's values (the whitelist digests come from the whitelist itself).
+    public struct Header: Sendable, Hashable {
+        public var window: Window
+        public var counts: Counts
+
+        public init(window: Window, counts: Counts) {
+            self.window = window
+            self.counts = counts
+        }
+    }
+
     /// The file's text.
     /// - Parameters:
-    ///   - window: e.g. `["now": ..., "tz": ..., "one_off_from": ..., ...]`, written as given.
-    ///   - counts: per decision, e.g. `["events": 456, "moments": 120, ...]`.
-    public static func render(
+    ///   - whitelist: its digests go in the header.
+    ///   - header: the window and the counts.
+    ///   - entries: one line each, in the given order.
+    public static func render(whitelist: Whitelist, header: Header, entries: [Entry]) -> String {
+        render(whitelist: whitelist, window: header.window.fields, counts: header.counts.fields, entries: entries)
+    }
+
+    static func render(
         whitelist: Whitelist, window: [(String, String)], counts: [(String, Int)], entries: [Entry]
     ) -> String {
         var header = "{" + quoted("format") + ":" + quoted(format) + "," + quoted("version") + ":\(version),"

@@ -21,11 +21,11 @@ struct AuditFileTests {
     func render(_ entries: [AuditFile.Entry]) -> String {
         AuditFile.render(
             whitelist: filter.whitelist,
-            window: [("now", "2026-11-29T18:00:00+01:00"), ("tz", "Europe/Paris"),
-                     ("one_off_from", "2024-11-29T18:00:00+01:00"), ("recurring_from", "2026-11-22T18:00:00+01:00"),
-                     ("to", "2026-12-13T18:00:00+01:00")],
-            counts: [("events", 5), ("occurrences", 5), ("moments", entries.count), ("disqualified", 0),
-                     ("unlabeled", 0), ("to_label", 0), ("errors", 0)],
+            header: AuditFile.Header(
+                window: AuditFile.Window(now: "2026-11-29T18:00:00+01:00", tz: "Europe/Paris",
+                                         oneOffFrom: "2024-11-29T18:00:00+01:00", recurringFrom: "2026-11-22T18:00:00+01:00",
+                                         to: "2026-12-13T18:00:00+01:00"),
+                counts: AuditFile.Counts(events: 5, occurrences: 5, moments: entries.count)),
             entries: entries)
     }
 

@@ -24,33 +24,23 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-                output.error("audit needs one audit file")
-                output.hint("dictee audit audit.jsonl --verify")
-                return .usage
+                throw CommandFailure(.usage, "audit needs one audit file", hint: "dictee audit audit.jsonl --verify")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
-                output.error("\(path): cannot read the audit file")
-                return .dataError
+                throw CommandFailure(.dataError, "\(path): cannot read the audit file")
             }
             var labels = Set<String>()
             if arguments.flags.contains("verify") {
                 // The parent's labels come from the state; an auditor on another machine has none,
                 // and then only label lines fail.
                 if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
-                    switch StateOptions.open(context, create: false) {
-                    case .success(let store):
-                        do { labels = Set(try store.labels().values) } catch {
-                            return StateOptions.report(error, context)
-                        }
-                    case .failure(let code):
-                        return code
-                    }
+                    let store = try StateOptions.open(context, create: false)
+                    labels = Set(try state { () throws(StateError) in try store.labels().values })
                 } else if context.statePath?.isEmpty == true {
-                    context.output.error("--state needs a file path")
-                    return .usage
+                    throw CommandFailure(.usage, "--state needs a file path")
                 } else {
                     output.warning("no state at \(StateOptions.path(context)): lines with a parent's label cannot be checked")
                 }

@@ -1,6 +1,7 @@
 import Dictation
 import DicteeCore
 import Foundation
+import Household
 import Ingest
 import Store
 
@@ -43,34 +44,28 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                output.error("cards takes no argument besides --child NAME")
-                output.hint("dictee cards --child Léa")
-                return .usage
+                throw .usage("cards takes no argument besides --child NAME", hint: "dictee cards --child Léa")
             }
-            let (store, child, zone, now): (StateStore, Child, CalendarZone, Int64)
-            switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, zone, now) = opened
-            case .failure(let code): return code
-            }
-            let cards: [StoredDictation]
-            switch DictationDesk.cards(for: child, store, now: now, zone: zone, context) {
-            case .success(let c): cards = c
-            case .failure(let code): return code
+            let (store, child, zone, now) = try DeskOptions.openChild(arguments, context)
+            let cards = try household { () throws(HouseholdError) in
+                try Desk.cards(for: child, store, now: now, zone: zone, createdAt: context.clock.now, makeSession: {
+                    () throws(HouseholdError) in
+                    try Desk.librarySession(environment: context.environment, warn: { output.warning($0) })
+                })
             }
             if cards.isEmpty {
-                output.error("no approved moment to write about: none in the last \(CardChoice.recentDays) days or the coming days that the child did not have yet")
-                output.hint("run 'dictee ingest FILE' with a recent calendar, and 'dictee review' to label the events waiting for you")
-                return .dataError
+                throw .data("no approved moment to write about: none in the last \(CardChoice.recentDays) days or the coming days that the child did not have yet",
+                            hint: "run 'dictee ingest FILE' with a recent calendar, and 'dictee review' to label the events waiting for you")
             }
             if arguments.flags.contains("json") {
                 let list = cards.map { d in
                     JSONWriter.object([
                         ("card", .int(d.card ?? 0)), ("dictation", .int(Int(d.id))), ("moment", .string(d.moment)),
-                        ("date", .string(DictationDesk.localDate(d.start, zone: zone).description)),
-                        ("upcoming", .bool(Self.startSeconds(d.start, zone) > now)), ("title", .string(d.title)),
+                        ("date", .string(zone.date(of: d.start).description)),
+                        ("upcoming", .bool(zone.seconds(of: d.start) > now)), ("title", .string(d.title)),
                     ])
                 }
                 output.line(JSONWriter.object([
@@ -80,8 +75,8 @@ extension Dictee {
             } else {
                 output.line("\(child.firstName) (\(child.grade.rawValue)), choose a dictation:")
                 for d in cards {
-                    let date = DictationDesk.frenchDate(DictationDesk.localDate(d.start, zone: zone), withYear: false)
-                    let when = Self.startSeconds(d.start, zone) > now ? date + " (à venir)" : date
+                    let date = Desk.frenchDate(zone.date(of: d.start), withYear: false)
+                    let when = zone.seconds(of: d.start) > now ? date + " (à venir)" : date
                     var line = "  \(d.card ?? 0). " + d.moment + " — " + when
                     if d.title.lowercased() != d.moment.lowercased() { line += " — « \(d.title) »" }
                     output.line(line)
@@ -92,13 +87,6 @@ extension Dictee {
             }
             output.hint("the child picks one: dictee pick --child NAME N")
             return .ok
-        }
-
-        static func startSeconds(_ start: EventTime, _ zone: CalendarZone) -> Int64 {
-            switch start {
-            case .instant(let s): return s
-            case .date(let d): return zone.instant(year: d.year, month: d.month, day: d.day)
-            }
         }
     }
 
@@ -120,34 +108,22 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.count == 1, let number = Int(arguments.positionals[0]), (1...CardChoice.count).contains(number) else {
-                output.error("pick needs one card number, 1 to \(CardChoice.count)")
-                output.hint("dictee pick --child Léa 2")
-                return .usage
+                throw .usage("pick needs one card number, 1 to \(CardChoice.count)", hint: "dictee pick --child Léa 2")
             }
-            let (store, child, now): (StateStore, Child, Int64)
-            switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, now) = (opened.store, opened.child, opened.now)
-            case .failure(let code): return code
+            let (store, child, _, now) = try DeskOptions.openChild(arguments, context)
+            let outcome = try household { () throws(HouseholdError) in
+                try Desk.pick(child, card: number, store, at: Date(timeIntervalSince1970: TimeInterval(now)))
             }
-            do {
-                // A card whose moment left the calendar since the deal (deleted, moved, or now
-                // disqualified) is not served: it is set aside and the child chooses again.
-                if let card = try store.cards(childID: child.id!).first(where: { $0.card == number }),
-                   !(try store.momentKeys()).contains(card.occurrenceKey) {
-                    try store.retireDictations([card.id])
-                    output.error("the moment of card \(number) is no longer in the calendar")
-                    output.hint("show the cards again: dictee cards --child NAME")
-                    return .dataError
-                }
-                let served = try store.pick(childID: child.id!, card: number, at: Date(timeIntervalSince1970: TimeInterval(now)))
+            switch outcome {
+            case .momentLeft:
+                throw .data("the moment of card \(number) is no longer in the calendar", hint: "show the cards again: dictee cards --child NAME")
+            case .served(let served):
                 output.line(String(served.id))
                 output.hint("read it aloud with 'dictee show \(served.id)'; once written, 'dictee grade \(served.id)'")
                 return .ok
-            } catch {
-                return StateOptions.report(error, context)
             }
         }
     }

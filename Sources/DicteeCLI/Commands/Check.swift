@@ -2,6 +2,7 @@ import Dictation
 import DicteeCore
 import Foundation
 import French
+import Household
 import PrivacyFilter
 
 extension Dictee {
@@ -50,87 +51,71 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.count == 1 else {
-                output.error("check needs one text file, or - for stdin")
-                output.hint("dictee check --child Léa --moment \"la sortie piscine\" texte.txt")
-                return .usage
+                throw CommandFailure(.usage, "check needs one text file, or - for stdin", hint: "dictee check --child Léa --moment \"la sortie piscine\" texte.txt")
             }
             guard let name = arguments.values["child"], !name.isEmpty else {
-                output.error("check needs --child NAME")
-                return .usage
+                throw CommandFailure(.usage, "check needs --child NAME")
             }
             guard PrivacyFilter().acceptsName(name) else {
-                output.error("'\(name.prefix(40))' is not a first name: a capital letter, letters only, at most one hyphen, 2 to 20 letters")
-                return .usage
+                throw CommandFailure(.usage, "'\(name.prefix(40))' is not a first name: a capital letter, letters only, at most one hyphen, 2 to 20 letters")
             }
             guard let momentText = arguments.values["moment"] else {
-                output.error("check needs --moment PHRASE, a canonical phrase such as \"la sortie piscine\"")
-                return .usage
+                throw CommandFailure(.usage, "check needs --moment PHRASE, a canonical phrase such as \"la sortie piscine\"")
             }
-            guard let moment = momentPhrase(momentText, output) else { return .usage }
+            let moment = try momentPhrase(momentText)
             var targets: [SkillID] = []
             for id in (arguments.values["skills"] ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
                 guard let skill = SkillID(rawValue: id) else {
                     var message = "unknown skill '\(id)'"
                     if let near = ArgumentParser.nearest(id, in: SkillID.allCases.map(\.rawValue)) { message += "; did you mean '\(near)'?" }
-                    output.error(message)
-                    return .usage
+                    throw CommandFailure(.usage, message)
                 }
                 if !targets.contains(skill) { targets.append(skill) }
             }
             var sites = 2
             if let s = arguments.values["sites"] {
                 guard let n = Int(s), n >= 1, n <= 20 else {
-                    output.error("--sites needs a number from 1 to 20")
-                    return .usage
+                    throw CommandFailure(.usage, "--sites needs a number from 1 to 20")
                 }
                 sites = n
             }
-            guard let child = resolveChild(name, arguments, context) else { return .usage }
+            let child = try resolveChild(name, arguments, context)
 
             // The text.
             let path = arguments.positionals[0]
             let text: String
             if path == "-" {
                 guard let input = context.readStandardInput() else {
-                    output.error("check could not read the text on stdin")
-                    return .dataError
+                    throw CommandFailure(.dataError, "check could not read the text on stdin")
                 }
                 guard !input.unicodeScalars.contains("\u{FFFD}") else {
-                    output.error("stdin: not UTF-8 text")
-                    return .dataError
+                    throw CommandFailure(.dataError, "stdin: not UTF-8 text")
                 }
                 text = input
             } else {
                 if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > Check.maximumBytes {
-                    output.error("\(path): \(size) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
-                    return .dataError
+                    throw CommandFailure(.dataError, "\(path): \(size) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
                 }
                 guard let data = FileManager.default.contents(atPath: path) else {
-                    output.error("\(path): cannot read the file")
-                    return .dataError
+                    throw CommandFailure(.dataError, "\(path): cannot read the file")
                 }
                 guard let decoded = String(data: data, encoding: .utf8) else {
-                    output.error("\(path): not UTF-8 text")
-                    return .dataError
+                    throw CommandFailure(.dataError, "\(path): not UTF-8 text")
                 }
                 text = decoded
             }
             guard text.utf8.count <= Check.maximumBytes else {
-                output.error("\(path == "-" ? "stdin" : path): \(text.utf8.count) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
-                return .dataError
+                throw CommandFailure(.dataError, "\(path == "-" ? "stdin" : path): \(text.utf8.count) bytes; a dictation text has at most \(Check.maximumBytes) bytes")
             }
 
-            let validator: Validator
-            switch Dictee.makeValidator(context) {
-            case .success(let v): validator = v
-            case .failure(let code): return code
+            let validator = try household { () throws(HouseholdError) in
+                try Validators.make(environment: context.environment, warn: { output.warning($0) })
             }
             if let skill = targets.first(where: { !$0.isTaught(at: child.grade) }) {
-                output.error("\(skill.rawValue) is taught from \(skill.introducedIn.rawValue) on; a \(child.grade.rawValue) text cannot target it")
-                return .usage
+                throw CommandFailure(.usage, "\(skill.rawValue) is taught from \(skill.introducedIn.rawValue) on; a \(child.grade.rawValue) text cannot target it")
             }
             let plan = DictationPlan(child: child, moment: moment, targets: targets, sitesPerTarget: sites)
             let findings = validator.check(Draft(text: text), plan: plan)
@@ -149,7 +134,7 @@ extension Dictee {
 
         /// The moment from its canonical phrase, possibly with a friend's name after a `de`/`chez`
         /// slot ("l'anniversaire de Tom").
-        static func momentPhrase(_ text: String, _ output: OutputSink) -> MomentPhrase? {
+        static func momentPhrase(_ text: String) throws(CommandFailure) -> MomentPhrase {
             let wanted = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "’", with: "'")
             let phrases = Whitelist.bundled.canonicalPhrases
             if let p = phrases.first(where: { $0.phrase.lowercased() == wanted.lowercased() }) {
@@ -170,67 +155,29 @@ extension Dictee {
             }
             var message = "'\(wanted)' is not a canonical phrase of the whitelist"
             if let near = ArgumentParser.nearest(wanted, in: phrases.map(\.phrase)) { message += "; did you mean '\(near)'?" }
-            output.error(message)
-            output.hint("the phrases are the third column of Whitelists/moments.tsv")
-            return nil
+            throw .usage(message, hint: "the phrases are the third column of Whitelists/moments.tsv")
         }
 
-        static func resolveChild(_ name: String, _ arguments: ParsedArguments, _ context: CommandContext) -> Child? {
-            let output = context.output
+        static func resolveChild(_ name: String, _ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> Child {
             let grade = arguments.values["grade"].flatMap(Grade.init(parsing:))
             let gender = arguments.values["gender"].flatMap { Gender(rawValue: $0.lowercased()) }
             if arguments.values["grade"] != nil, grade == nil {
-                output.error("--grade must be CP, CE1, CE2, CM1 or CM2")
-                return nil
+                throw .usage("--grade must be CP, CE1, CE2, CM1 or CM2")
             }
             if arguments.values["gender"] != nil, gender == nil {
-                output.error("--gender must be f or m")
-                return nil
+                throw .usage("--gender must be f or m")
             }
             if let grade, let gender { return Child(firstName: name, gender: gender, grade: grade) }
             var stored: Child?
-            if FileManager.default.fileExists(atPath: StateOptions.path(context)), case .success(let store) = StateOptions.open(context, create: false) {
+            if FileManager.default.fileExists(atPath: StateOptions.path(context)), let store = try? StateOptions.open(context, create: false) {
                 stored = (try? store.children())?.first { $0.firstName.lowercased() == name.lowercased() }
             }
             guard var child = stored else {
-                output.error("no child named '\(name)' in the state; add one with 'dictee child add', or give --grade and --gender")
-                return nil
+                throw .usage("no child named '\(name)' in the state; add one with 'dictee child add', or give --grade and --gender")
             }
             if let grade { child.grade = grade }
             if let gender { child.gender = gender }
             return child
         }
-    }
-
-    /// The validator with the installed lexicon, Hunspell's French dictionary and Grammalecte.
-    static func makeValidator(_ context: CommandContext) -> Result<Validator, ExitCode> {
-        let output = context.output
-        guard let url = Lexicon.locate(environment: context.environment, executable: Bundle.main.executableURL) else {
-            output.error("the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)")
-            output.hint("run Scripts/setup in the checkout, set DICTEE_LEXICON to the file, or copy it to ~/.local/share/dictee/lexique-3.83.bin")
-            return .failure(.unavailable)
-        }
-        let lexicon: Lexicon
-        do {
-            lexicon = try Lexicon(contentsOf: url)
-        } catch {
-            output.error("\(error)")
-            return .failure(.unavailable)
-        }
-        let spelling: SpellChecker
-        do {
-            spelling = try SpellChecker.french()
-        } catch {
-            output.error("\(error)")
-            return .failure(.unavailable)
-        }
-        let gate: GrammarGate
-        if GrammarChecker.isAvailable() {
-            gate = .checker(GrammarChecker())
-        } else {
-            output.warning("grammalecte-cli is not installed (apt-get install grammalecte-cli): no text can pass the grammar check")
-            gate = .unavailable("grammalecte-cli n'est pas installé")
-        }
-        return .success(Validator(lexicon: lexicon, spelling: spelling, grammar: gate, registers: Whitelist.bundledRegisters))
     }
 }

@@ -21,7 +21,7 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard let action = arguments.positionals.first, ["add", "list"].contains(action) else {
                 let given = arguments.positionals.first ?? ""
@@ -29,53 +29,38 @@ extension Dictee {
                 if let near = ArgumentParser.nearest(given, in: ["add", "list"]), !given.isEmpty {
                     message += "; did you mean '\(near)'?"
                 }
-                output.error(message)
-                output.hint("dictee child add Léa --gender f --grade CE1")
-                return .usage
+                throw CommandFailure(.usage, message, hint: "dictee child add Léa --gender f --grade CE1")
             }
             if action == "add" {
                 guard arguments.positionals.count == 2 else {
-                    output.error("child add needs one first name")
-                    output.hint("dictee child add Léa --gender f --grade CE1")
-                    return .usage
+                    throw CommandFailure(.usage, "child add needs one first name", hint: "dictee child add Léa --gender f --grade CE1")
                 }
                 let name = PrivacyFilter.normalisedLabel(arguments.positionals[1])
                 guard PrivacyFilter().acceptsName(name) else {
-                    output.error("'\(name)' is not a first name: a capital letter, letters only, "
+                    throw .usage("'\(name)' is not a first name: a capital letter, letters only, "
                                  + "at most one hyphen, 2 to 20 letters, not a word of the disqualifier list")
-                    return .usage
                 }
                 guard let gender = arguments.values["gender"].flatMap({ Gender(rawValue: $0.lowercased()) }) else {
-                    output.error("child add needs --gender f or --gender m")
-                    return .usage
+                    throw CommandFailure(.usage, "child add needs --gender f or --gender m")
                 }
                 guard let grade = arguments.values["grade"].flatMap(Grade.init(parsing:)) else {
-                    output.error("child add needs --grade CP, CE1, CE2, CM1 or CM2")
-                    return .usage
+                    throw CommandFailure(.usage, "child add needs --grade CP, CE1, CE2, CM1 or CM2")
                 }
-                let store: StateStore
-                switch StateOptions.open(context) {
-                case .success(let s): store = s
-                case .failure(let code): return code
-                }
+                let store = try StateOptions.open(context)
                 do {
                     try store.addChild(Child(firstName: name, gender: gender, grade: grade))
                 } catch {
-                    return StateOptions.report(error, context)
+                    throw CommandFailure(error)
                 }
                 output.line("added \(name) (\(gender == .feminine ? "f" : "m"), \(grade.rawValue))")
                 return .ok
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
+            let store = try StateOptions.open(context, create: false)
             let children: [Child]
             do {
                 children = try store.children()
             } catch {
-                return StateOptions.report(error, context)
+                throw CommandFailure(error)
             }
             if arguments.flags.contains("json") {
                 output.line("[" + children.map {

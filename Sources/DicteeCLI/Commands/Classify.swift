@@ -31,13 +31,11 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             var titles = arguments.positionals
             if titles.isEmpty || titles == ["-"] {
                 guard let input = context.readStandardInput() else {
-                    context.output.error("classify needs titles as arguments or on stdin, one per line")
-                    context.output.hint("dictee classify \"Anniv de Tom\"")
-                    return .usage
+                    throw CommandFailure(.usage, "classify needs titles as arguments or on stdin, one per line", hint: "dictee classify \"Anniv de Tom\"")
                 }
                 // Split on the line feed scalar: "\r\n" is a single Character in Swift.
                 titles = input.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)

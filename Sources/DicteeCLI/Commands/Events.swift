@@ -42,18 +42,12 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard !arguments.positionals.isEmpty else {
-                output.error("events needs at least one .ics file")
-                output.hint("dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
-                return .usage
+                throw CommandFailure(.usage, "events needs at least one .ics file", hint: "dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
             }
-            let zone: CalendarZone, now: Int64
-            switch TimeOptions.resolve(arguments, context) {
-            case .success(let time): (zone, now) = time
-            case .failure(let code): return code
-            }
+            let (zone, now) = try TimeOptions.resolve(arguments, context)
             let reader = CalendarReader(
                 zone: zone, window: .around(nowSeconds: now, zone: zone))
             // libical prints its own debugging notes ("Encountered END before BEGIN") on stderr;

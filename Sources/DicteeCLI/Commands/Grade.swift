@@ -1,6 +1,7 @@
 import Dictation
 import DicteeCore
 import Foundation
+import Household
 import Ingest
 import Store
 
@@ -29,43 +30,26 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             var missed: Set<Int>?
             if let given = arguments.values["missed"] {
                 guard let parsed = parseNumbers(given) else {
-                    output.error("--missed needs site numbers separated by commas (3,7), or none")
-                    return .usage
+                    throw .usage("--missed needs site numbers separated by commas (3,7), or none")
                 }
                 missed = parsed
             } else if !context.isInteractive {
-                output.error("grade needs --missed N,N (or --missed none) when not on a terminal")
-                output.hint("dictee grade \(arguments.positionals.first.flatMap { Int64($0) }.map(String.init) ?? "ID") --missed 3,7")
-                return .usage
+                throw .usage("grade needs --missed N,N (or --missed none) when not on a terminal",
+                             hint: "dictee grade \(arguments.positionals.first.flatMap { Int64($0) }.map(String.init) ?? "ID") --missed 3,7")
             }
-            let now: Int64
-            switch TimeOptions.resolve(arguments, context) {
-            case .success(let r): now = r.now
-            case .failure(let code): return code
-            }
-            let (store, dictation, child, zone): (StateStore, StoredDictation, Child, CalendarZone)
-            switch DictationDesk.openDictation(arguments, context, command: "grade") {
-            case .success(let opened): (store, dictation, child, zone) = opened
-            case .failure(let code): return code
-            }
+            let now = try TimeOptions.resolve(arguments, context).now
+            let (store, dictation, child, zone) = try DeskOptions.openDictation(arguments, context, command: "grade")
             let id = dictation.id
             // Refuse early (before asking anything) what the store would refuse.
-            switch dictation.status {
-            case .ready: return StateOptions.report(.dictation(.notServed(id)), context)
-            case .retired: return StateOptions.report(.dictation(.retired(id)), context)
-            case .graded:
-                let day = dictation.gradedAt.map { DictationDesk.day($0, zone: zone).description } ?? "?"
-                return StateOptions.report(.dictation(.alreadyGraded(id, on: day)), context)
-            case .served: break
-            }
+            try household { () throws(HouseholdError) in try Desk.checkGradable(dictation, zone: zone) }
 
             if missed == nil {
-                output.write(DictationDesk.sheet(dictation, child: child, zone: zone).readAloud(color: output.colorOutput))
+                output.write(Desk.sheet(dictation, child: child, zone: zone).readAloud(color: output.colorOutput))
                 output.line("")
                 while missed == nil {
                     output.write("Numbers of the sites the child got wrong (Enter: none): ")
@@ -83,27 +67,23 @@ extension Dictee {
                 }
             }
 
-            do {
-                let before = try DictationDesk.progress(store, childID: child.id!)
-                try store.grade(dictation: id, missed: missed ?? [], at: Date(timeIntervalSince1970: TimeInterval(now)))
-                let after = try DictationDesk.progress(store, childID: child.id!)
-                output.line("graded dictation \(id):")
-                for skill in SkillID.allCases {
-                    let numbers = dictation.sites.filter { $0.skill == skill }.map(\.number)
-                    guard !numbers.isEmpty,
-                          let b = before.first(where: { $0.skill == skill }), let a = after.first(where: { $0.skill == skill }) else { continue }
-                    let wrong = numbers.filter { missed?.contains($0) == true }
-                    let move = a.state == b.state
-                        ? "stays \(DictationDesk.label(a.state))"
-                        : "\(DictationDesk.label(b.state)) → \(DictationDesk.label(a.state))"
-                    let detail = wrong.isEmpty ? "no mistake" : "missed " + wrong.map(String.init).joined(separator: ", ")
-                    output.line("  " + skill.label.padding(toLength: 40, withPad: " ", startingAt: 0) + " " + move + " (" + detail + ")")
-                }
-                output.hint("see every skill with 'dictee skills --child NAME'")
-                return .ok
-            } catch {
-                return StateOptions.report(error, context)
+            let outcome = try household { () throws(HouseholdError) in
+                try Desk.grade(dictation, child: child, missed: missed ?? [], store, at: Date(timeIntervalSince1970: TimeInterval(now)))
             }
+            output.line("graded dictation \(id):")
+            for skill in SkillID.allCases {
+                let numbers = dictation.sites.filter { $0.skill == skill }.map(\.number)
+                guard !numbers.isEmpty,
+                      let b = outcome.before.first(where: { $0.skill == skill }), let a = outcome.after.first(where: { $0.skill == skill }) else { continue }
+                let wrong = numbers.filter { missed?.contains($0) == true }
+                let move = a.state == b.state
+                    ? "stays \(Desk.label(a.state))"
+                    : "\(Desk.label(b.state)) → \(Desk.label(a.state))"
+                let detail = wrong.isEmpty ? "no mistake" : "missed " + wrong.map(String.init).joined(separator: ", ")
+                output.line("  " + skill.label.padding(toLength: 40, withPad: " ", startingAt: 0) + " " + move + " (" + detail + ")")
+            }
+            output.hint("see every skill with 'dictee skills --child NAME'")
+            return .ok
         }
 
         /// "3,7", "3 7", "3, 7" → {3, 7}; "none" → {}; `nil` for anything else, also an empty

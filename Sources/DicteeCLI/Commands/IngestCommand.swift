@@ -1,8 +1,8 @@
 import DicteeCore
 import Foundation
 import Ingest
+import Household
 import PrivacyFilter
-import Store
 
 extension Dictee {
     /// `dictee ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the
@@ -33,152 +33,39 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
-            let output = context.output
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             guard !arguments.positionals.isEmpty else {
-                output.error("ingest needs at least one .ics file")
-                output.hint("dictee ingest Fixtures/famille.ics")
-                return .usage
+                throw .usage("ingest needs at least one .ics file", hint: "dictee ingest Fixtures/famille.ics")
             }
-            let zone: CalendarZone, now: Int64
-            switch TimeOptions.resolve(arguments, context) {
-            case .success(let time): (zone, now) = time
-            case .failure(let code): return code
-            }
-            let store: StateStore
-            switch StateOptions.open(context) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
-            let window = ReadWindow.around(nowSeconds: now, zone: zone)
-            let result = StandardError.silenced {
-                CalendarReader(zone: zone, window: window).read(paths: arguments.positionals)
-            }
-            let filter = PrivacyFilter()
-            let labels: [EventReference: String]
-            let rejected: Set<EventReference>
-            do {
-                labels = try store.labels()
-                rejected = try store.rejectedEvents()
-            } catch {
-                return StateOptions.report(error, context)
-            }
+            let (zone, now) = try TimeOptions.resolve(arguments, context)
+            let store = try StateOptions.open(context)
+            let job = IngestRun(sources: arguments.positionals, zone: zone, now: now, auditFile: arguments.values["audit"],
+                                quietly: { body in StandardError.silenced(body) })
+            let report = try household { () throws(HouseholdError) in try job.run(into: store) }
+            render(report, context.output, json: arguments.flags.contains("json"))
+            if !report.fileErrors.isEmpty { return .dataError }
+            return report.eventErrors.isEmpty ? .ok : .itemErrors
+        }
 
-            var decisions: [(decision: OccurrenceDecision, source: String)] = []
-            var entries: [AuditFile.Entry] = []
-            var moments = 0, disqualified = 0, unlabeled = 0
-            var toLabel = Set<EventReference>()
-            let absolute = Dictionary(uniqueKeysWithValues: Set(arguments.positionals).map { ($0, Self.absolute($0)) })
-            // Occurrences of one series share their texts: classify each text once.
-            var known: [String: Classification] = [:]
-            for occurrence in result.occurrences {
-                let ref = occurrence.eventReference
-                var decision: OccurrenceDecision
-                let textKey = occurrence.summary + "\u{0}" + occurrence.location + "\u{0}" + occurrence.eventDescription
-                let classification = known[textKey] ?? filter.classify(
-                    title: occurrence.summary, location: occurrence.location,
-                    description: occurrence.eventDescription)
-                known[textKey] = classification
-                switch filter.decision(for: occurrence, classification: classification) {
-                case .moment(let m):
-                    decision = .moment(m)
-                case .disqualified(let rule):
-                    decision = .disqualified(rule: rule, event: ref, start: occurrence.start,
-                                             end: occurrence.end, isRecurring: occurrence.isRecurring)
-                case .unlabeled:
-                    decision = .unlabeled(event: ref, start: occurrence.start, end: occurrence.end,
-                                          isRecurring: occurrence.isRecurring)
-                    if let label = labels[ref], case .success(let m) = filter.moment(
-                        label: label, eventReference: ref, start: occurrence.start,
-                        end: occurrence.end, isRecurring: occurrence.isRecurring)
-                    {
-                        decision = .moment(m)
-                    }
-                }
-                switch decision {
-                case .moment(let m):
-                    moments += 1
-                    entries.append(AuditFile.Entry(moment: m, date: localDate(m.start, zone)))
-                case .disqualified: disqualified += 1
-                case .unlabeled:
-                    unlabeled += 1
-                    if !rejected.contains(ref) { toLabel.insert(ref) }
-                }
-                decisions.append((decision, absolute[occurrence.source.file] ?? Self.absolute(occurrence.source.file)))
-            }
-            // Forget vanished occurrences only for files read completely, and never those of an
-            // event that is still in the file but could not be read this time.
-            let unreadable = Set(result.fileErrors.compactMap(\.path)).union(result.incompleteFiles)
-            let readSources = arguments.positionals.filter { !unreadable.contains($0) }.compactMap { absolute[$0] }
-            let keep = Set(result.errors.compactMap { d in d.uid.flatMap { $0.isEmpty ? nil : EventReference(uid: $0) } })
-            let storeWindow = StateStore.Window(
-                oneOff: window.oneOff, recurring: window.recurring,
-                oneOffDates: zone.date(at: window.oneOff.lowerBound).description..<zone.date(at: window.oneOff.upperBound).description,
-                recurringDates: zone.date(at: window.recurring.lowerBound).description..<zone.date(at: window.recurring.upperBound).description)
-            do {
-                try store.record(decisions, window: storeWindow, readSources: readSources, keeping: keep)
-                try store.setIngestZone(zone.identifier)
-            } catch {
-                return StateOptions.report(error, context)
-            }
-
-            let errors = result.errors.count + result.fileErrors.count
-            let counts: [(String, Int)] = [
-                ("events", result.eventCount), ("occurrences", result.occurrences.count),
-                ("moments", moments), ("disqualified", disqualified), ("unlabeled", unlabeled),
-                ("to_label", toLabel.count), ("errors", errors),
-            ]
-            if let auditPath = arguments.values["audit"] {
-                let text = AuditFile.render(
-                    whitelist: filter.whitelist,
-                    window: [
-                        ("now", zone.iso8601(.instant(now))), ("tz", zone.identifier),
-                        ("one_off_from", zone.iso8601(.instant(window.oneOff.lowerBound))),
-                        ("recurring_from", zone.iso8601(.instant(window.recurring.lowerBound))),
-                        ("to", zone.iso8601(.instant(window.oneOff.upperBound))),
-                    ],
-                    counts: counts, entries: entries)
-                do {
-                    // The audit file names children: readable by the family's account only.
-                    try Data(text.utf8).write(to: URL(fileURLWithPath: auditPath), options: .atomic)
-                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: auditPath)
-                } catch {
-                    output.error("\(auditPath): cannot write the audit file")
-                    return .internalError
-                }
-            }
-
-            // Problems name the file, line and event reference, never the UID or the text.
-            for error in result.fileErrors { output.error(error.description) }
-            for d in result.diagnostics {
+        /// Prints an ingest's problems (each names the file, line and event reference, never the
+        /// UID or the text), its summary line (or the counts as JSON) and the review hint.
+        static func render(_ report: IngestReport, _ output: OutputSink, json: Bool) {
+            for error in report.fileErrors { output.error(error.description) }
+            for d in report.diagnostics {
                 if d.severity == .error { output.error(d.description.replacingOccurrences(of: ": error: ", with: ": ")) }
                 else { output.warning(d.description.replacingOccurrences(of: ": warning: ", with: ": ")) }
             }
-            if arguments.flags.contains("json") {
-                output.line(JSONWriter.object(counts.map { ($0.0, .int($0.1)) }))
+            let counts = report.counts
+            if json {
+                output.line(JSONWriter.object(counts.fields.map { ($0.0, .int($0.1)) }))
             } else {
                 func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-                output.line(count(result.eventCount, "event", "events") + ": " + count(moments, "moment", "moments")
-                            + ", \(disqualified) disqualified, \(toLabel.count) to label, "
-                            + count(errors, "error", "errors"))
+                output.line(count(counts.events, "event", "events") + ": " + count(counts.moments, "moment", "moments")
+                            + ", \(counts.disqualified) disqualified, \(counts.toLabel) to label, "
+                            + count(counts.errors, "error", "errors"))
             }
-            if !toLabel.isEmpty {
-                output.hint("run 'dictee review' to label \(toLabel.count) \(toLabel.count == 1 ? "event" : "events")")
-            }
-            if !result.fileErrors.isEmpty { return .dataError }
-            return result.errors.isEmpty ? .ok : .itemErrors
-        }
-
-        /// The file's absolute, standardised path (so that `review --show-titles` finds it from
-        /// any folder, and `a.ics` and `./a.ics` are one source).
-        static func absolute(_ path: String) -> String {
-            URL(fileURLWithPath: path).standardizedFileURL.path
-        }
-
-        static func localDate(_ t: EventTime, _ zone: CalendarZone) -> String {
-            switch t {
-            case .date(let d): return d.description
-            case .instant(let s): return zone.date(at: s).description
+            if counts.toLabel > 0 {
+                output.hint("run 'dictee review' to label \(counts.toLabel) \(counts.toLabel == 1 ? "event" : "events")")
             }
         }
     }

@@ -2,8 +2,8 @@ import Dictation
 import DicteeCore
 import Foundation
 import Generation
+import Household
 import Ingest
-import Store
 
 extension Dictee {
     /// `dictee nightly [--calendar PATH] [--now ISO-8601] [--tz IANA]`: the main job, for cron.
@@ -19,10 +19,8 @@ extension Dictee {
         static let name = "nightly"
         static let summary = "the main job for cron: ingest, write and validate the next dictations, deal the cards"
         static let options = OptionSpec(valued: ["calendar"] + TimeOptions.names, flags: [])
-        /// Texts ready per child beyond the three cards.
-        static let reserve = 2
-        /// Texts written per child per run, at most.
-        static let maximumRounds = 10
+        static let reserve = NightlyRun.reserve
+        static let maximumRounds = NightlyRun.maximumRounds
         static let help = """
             usage: dictee nightly [--calendar PATH] [--now ISO-8601] [--tz IANA]
 
@@ -55,185 +53,64 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                output.error("nightly takes no argument; give a calendar with --calendar PATH or 'dictee source add PATH'")
-                return .usage
+                throw .usage("nightly takes no argument; give a calendar with --calendar PATH or 'dictee source add PATH'")
             }
-            let config: Config
-            switch Config.load(context) {
-            case .success(let c): config = c
-            case .failure(let code): return code
-            }
-            let statePath = StateOptions.path(context)
-            let folder = (statePath as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-
-            // One run at a time.
-            let lockPath = statePath + ".nightly.lock"
-            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard lock >= 0 else {
-                output.error("\(lockPath): cannot open the lock file")
-                return .ioError
-            }
-            defer { close(lock) }
-            if flock(lock, LOCK_EX | LOCK_NB) != 0 {
-                let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                output.error("another 'dictee nightly' is running (\(holder.isEmpty ? "holder unknown" : holder)); lock: \(lockPath)")
-                return .temporaryFailure
-            }
-            let started = context.clock.now
-            ftruncate(lock, 0)
-            let stamp = "pid \(getpid()), started \(ISO8601DateFormatter().string(from: started))\n"
-            _ = stamp.withCString { write(lock, $0, strlen($0)) }
-
-            // Ingest the sources, with the audit file; ingest's own summary goes to stderr.
-            let sources = arguments.values["calendar"].map { [$0] } ?? config.sources
-            var status = ExitCode.ok
-            var diagnostics = CommandContext(environment: context.environment, output: OutputSink(
-                colorErrors: output.colorErrors, out: { output.diagnostic(Nightly.chomp($0)) }, err: { output.diagnostic(Nightly.chomp($0)) }), clock: context.clock)
-            diagnostics.statePath = context.statePath
-            if sources.isEmpty {
-                output.warning("no calendar source: add one with 'dictee source add PATH' (using the moments already stored)")
-            } else {
-                var ingest = ParsedArguments()
-                ingest.positionals = sources
-                ingest.values = arguments.values.filter { TimeOptions.names.contains($0.key) }
-                ingest.values["audit"] = folder + "/audit.jsonl"
-                let code = IngestCommand.run(ingest, diagnostics)
-                if code == .itemErrors || code == .dataError {
-                    status = .itemErrors
-                } else if code != ExitCode.ok {
-                    return code
-                }
-            }
-
-            let zone: CalendarZone, store: StateStore
-            switch TimeOptions.zoneAndState(arguments, context) {
-            case .success(let opened): (zone, store) = opened
-            case .failure(let code): return code
-            }
-            let now: Int64
-            do { now = try TimeOptions.now(arguments, context, zone: zone) } catch {
-                output.error(error.description)
-                return .usage
-            }
-
-            // The validator and the library first: without them nothing can be written, and no
-            // server should be started for nothing.
-            let base: GenerationSession
-            switch DictationDesk.librarySession(context) {
-            case .success(let s): base = s
-            case .failure(let code): return code
-            }
-
-            // The model, if any.
-            var server: ModelServer?
-            defer { server?.stop() }
-            var model: (any LanguageModel)?
-            let timeout = Double(config.model?.timeoutSeconds ?? 120)
-            let contextLength = config.model?.context ?? 2048
-            switch config.modelMode {
-            case .none:
-                output.diagnostic("no language model configured: the handwritten library serves every text")
-            case .managed(let gguf):
-                do {
-                    let python = ModelServer.python(configured: config.model?.python, environment: context.environment)
-                    server = try ModelServer.start(gguf: gguf, python: python, contextLength: contextLength,
-                                                   log: folder + "/model-server.log")
-                    let name = config.model?.name ?? ((gguf as NSString).lastPathComponent)
-                    model = OpenAICompatibleModel(endpoint: server!.endpoint, modelName: name, contextLength: contextLength, timeout: timeout)
-                } catch {
-                    output.warning("the model server could not start (\(error)): the handwritten library serves every text")
-                }
-            case .endpoint(let endpoint):
-                guard let url = URL(string: endpoint), url.scheme == "http" || url.scheme == "https" else {
-                    output.error("model.endpoint '\(endpoint)' is not an http(s) URL")
-                    return .dataError
-                }
-                let name = config.model?.name ?? "default"
-                if Config.isLoopback(endpoint) {
-                    model = OpenAICompatibleModel(endpoint: url, modelName: name, contextLength: contextLength, timeout: timeout)
-                } else if config.richerTexts, let problem = Nightly.egressProblem(config.egressLogPath(context)) {
-                    // Nothing may be sent that cannot be logged first.
-                    output.error("the egress log \(config.egressLogPath(context)) cannot be written (\(problem)): nothing is sent to \(endpoint)")
-                    output.warning("the handwritten library serves every text")
-                    status = .itemErrors
-                } else if config.richerTexts {
-                    let egress = config.egressLogPath(context)
-                    model = OpenAICompatibleModel(endpoint: url, modelName: name, contextLength: contextLength, timeout: timeout,
-                                                  beforeSending: { body in try Nightly.appendEgress(body, to: egress, endpoint: endpoint) })
-                    output.warning("richer texts: requests go to \(endpoint), outside this machine; each is logged first in \(egress)")
-                } else {
-                    output.error("model.endpoint \(endpoint) is not a loopback address; nothing is sent there unless \"richer_texts\": true is set in \(Config.path(context))")
-                    output.warning("the handwritten library serves every text")
-                    status = .itemErrors
-                }
-            }
-
-            // Write the texts, child by child.
-            let session = GenerationSession(model: model, validator: base.validator, library: base.library)
-            let children: [Child]
-            do { children = try store.children() } catch { return StateOptions.report(error, context) }
-            var written = 0, byModel = 0, fromLibrary = 0, cardsReady = 0, failures = 0
-            for child in children {
-                do {
-                    var rounds = 0
-                    while rounds < maximumRounds {
-                        let s = try DictationDesk.situation(of: child, store, now: now, zone: zone)
-                        let wanted = Array(s.candidates.prefix(CardChoice.count + reserve))
-                        let readyKeys = Set(s.ready.map(\.occurrenceKey))
-                        guard let next = wanted.first(where: { !readyKeys.contains($0.key) }) else { break }
-                        rounds += 1
-                        var recent = DictationDesk.recentTexts(s)
-                        if let (_, result) = try DictationDesk.write(next, for: s, store, session: session, now: now,
-                                                                     recentTexts: &recent, createdAt: context.clock.now) {
-                            written += 1
-                            if result.fromLibrary { fromLibrary += 1 } else { byModel += 1 }
-                            if !result.attempts.isEmpty {
-                                // The run log: which source, and every attempt's failed steps (no text, no name).
-                                let steps = result.attempts.map { $0.failedSteps.isEmpty ? "ok" : $0.failedSteps.joined(separator: "+") }
-                                output.diagnostic("dictation for child \(s.childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
-                                                  + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
-                                                  + (result.serverError.map { "; \($0)" } ?? ""))
-                            }
-                        } else {
-                            // Nothing fits this moment: leave it out of this child's next rounds.
-                            failures += 1
-                            break
-                        }
-                    }
-                    switch DictationDesk.cards(for: child, store, now: now, zone: zone, context) {
-                    case .success(let cards): cardsReady += cards.count
-                    case .failure(let code):
-                        if code == .unavailable || code == .internalError { return code }
-                        status = .itemErrors
-                    }
-                } catch {
-                    output.error("child \(child.id ?? 0): \(error)")
-                    status = .itemErrors
-                }
-            }
-            server?.stop()
-            let seconds = Int(context.clock.now.timeIntervalSince(started).rounded())
-            output.line("nightly: \(children.count) \(children.count == 1 ? "child" : "children"), \(cardsReady) cards ready, \(written) texts written "
-                        + "(\(byModel) by the model, \(fromLibrary) from the library), \(failures) moments without a text, \(seconds) s")
-            if children.isEmpty { output.hint("add a child with 'dictee child add NAME --gender f|m --grade CE1'") }
-            return status
+            let paths = StateOptions.paths(context)
+            if let given = context.statePath, given.isEmpty { throw .usage("--state needs a file path") }
+            let config = try ConfigOptions.load(context)
+            let (zone, now) = try TimeOptions.resolve(arguments, context)
+            let job = NightlyRun(
+                paths: paths, config: config, calendars: arguments.values["calendar"].map { [$0] },
+                zone: zone, zoneIsExplicit: arguments.values["tz"] != nil, now: now, clock: context.clock,
+                quietly: { body in StandardError.silenced(body) },
+                log: { event in Self.render(event, output) })
+            let report = try household { () throws(HouseholdError) in try job.run() }
+            output.line("nightly: \(report.children) \(report.children == 1 ? "child" : "children"), \(report.cardsReady) cards ready, "
+                        + "\(report.written) texts written (\(report.byModel) by the model, \(report.fromLibrary) from the library), "
+                        + "\(report.withoutText) moments without a text, \(Int(report.seconds.rounded())) s")
+            if report.children == 0 { output.hint("add a child with 'dictee child add NAME --gender f|m --grade CE1'") }
+            return report.hadErrors ? .itemErrors : .ok
         }
 
-        /// Why the egress log cannot be appended to, or `nil` when it can (checked before anything
-        /// is sent to a remote endpoint).
-        static func egressProblem(_ path: String) -> String? {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                if isDirectory.boolValue { return "a directory" }
-                return FileManager.default.isWritableFile(atPath: path) ? nil : "not writable"
+        /// The run log, on stderr: what the job tells as it goes (no text, no name).
+        static func render(_ event: NightlyEvent, _ output: OutputSink) {
+            switch event {
+            case .noSource:
+                output.warning("no calendar source: add one with 'dictee source add PATH' (using the moments already stored)")
+            case .ingested(let report):
+                // The ingest's own problems and summary, as 'dictee ingest' prints them, on stderr.
+                let toStderr = OutputSink(colorErrors: output.colorErrors, out: { output.diagnostic(chomp($0)) },
+                                          err: { output.diagnostic(chomp($0)) })
+                IngestCommand.render(report, toStderr, json: false)
+            case .warning(let message):
+                output.warning(message)
+            case .serverFailed(let why):
+                output.warning("the model server could not start (\(why)): the handwritten library serves every text")
+            case .route(let route, let ready):
+                switch route {
+                case .library:
+                    output.diagnostic("no language model configured: the handwritten library serves every text")
+                case .refused(let refusal):
+                    output.error(refusal.description)
+                    output.warning("the handwritten library serves every text")
+                case .remote(let endpoint) where ready:
+                    output.warning("richer texts: requests go to \(endpoint.url.absoluteString), outside this machine; "
+                                   + "each is logged first in \(endpoint.egressLog?.path ?? "?")")
+                case .managed, .loopback, .remote:
+                    break
+                }
+            case .text(let childID, let result):
+                // The run log: which source, and every attempt's failed steps (no text, no name).
+                let steps = result.attempts.map { $0.failedSteps.isEmpty ? "ok" : $0.failedSteps.joined(separator: "+") }
+                output.diagnostic("dictation for child \(childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
+                                  + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
+                                  + (result.serverError.map { "; \($0)" } ?? ""))
+            case .childFailed(let childID, let error):
+                output.error("child \(childID): \(error)")
             }
-            let folder = (path as NSString).deletingLastPathComponent
-            if !FileManager.default.fileExists(atPath: folder) { return "its folder does not exist" }
-            return FileManager.default.isWritableFile(atPath: folder) ? nil : "its folder is not writable"
         }
 
         /// `text` without its final line feeds.
@@ -241,21 +118,6 @@ extension Dictee {
             var t = Substring(text)
             while t.last == "\n" { t = t.dropLast() }
             return String(t)
-        }
-
-        /// Appends one request body to the egress log (0600) before it is sent to a remote host.
-        static func appendEgress(_ body: Data, to path: String, endpoint: String) throws {
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw ModelServer.ServerError("\(path): cannot open the egress log")
-            }
-            defer { try? handle.close() }
-            try handle.seekToEnd()
-            let header = "{\"sent_at\":\"\(ISO8601DateFormatter().string(from: Date()))\",\"to\":\(JSONWriter.quoted(endpoint))}\n"
-            try handle.write(contentsOf: Data(header.utf8) + body + Data("\n".utf8))
-            try handle.synchronize()
         }
     }
 }

@@ -1,4 +1,7 @@
+import DicteeCore
 import Foundation
+import Generation
+import Household
 
 extension Dictee {
     /// `dictee privacy [--json]`: what the current configuration sends where.
@@ -32,36 +35,25 @@ extension Dictee {
 
             """
 
-        /// What one request to the model contains (Generation builds it from a `Moment`, a child's
-        /// first name and grade, and the plan; the audit file lists the phrases).
-        static let sends = [
-            "the instructions (French, written by dictee)",
-            "the child's first name and grade",
-            "the target skills",
-            "the word and sentence ranges",
-            "the moment's canonical phrase (as listed in the audit file)",
-        ]
+        /// What one request to the model contains: the fields the request is written from
+        /// (`Instructions.Inputs.contents`, through the route), never a second description.
+        static var sends: [String] { ModelRoute.managed(gguf: "").requestContents }
 
-        /// `sends` as one sentence, with what a request never contains.
-        static var sendsSentence: String {
-            sends.dropLast().joined(separator: ", ") + ", and " + sends.last!
+        /// `contents` as one sentence, with what a request never contains.
+        static func sentence(_ contents: [String]) -> String {
+            contents.dropLast().joined(separator: ", ") + ", and " + (contents.last ?? "")
                 + "; never a calendar title, place or description"
         }
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                output.error("privacy takes no argument")
-                output.hint("dictee privacy")
-                return .usage
+                throw .usage("privacy takes no argument", hint: "dictee privacy")
             }
-            let path = Config.path(context)
-            let config: Config
-            switch Config.load(context) {
-            case .success(let c): config = c
-            case .failure(let code): return code
-            }
-            let report = Report(config, configPath: path, context: context)
+            let path = Config.path(environment: context.environment)
+            let config = try ConfigOptions.load(context)
+            let route = ModelRoute.resolve(config, configPath: path, environment: context.environment, clock: context.clock)
+            let report = Report(route, config: config, configPath: path)
             if arguments.flags.contains("json") {
                 output.line(JSONWriter.object([
                     ("config", .string(path)),
@@ -70,7 +62,7 @@ extension Dictee {
                     ("loopback", report.loopback.map { .bool($0) } ?? .null),
                     ("allowed", .bool(report.allowed)),
                     ("egress_log", report.egressLog.map { .string($0) } ?? .null),
-                    ("sends", .raw("[" + report.sends.map(JSONWriter.quoted).joined(separator: ",") + "]")),
+                    ("sends", .raw("[" + route.requestContents.map(JSONWriter.quoted).joined(separator: ",") + "]")),
                 ]))
                 return .ok
             }
@@ -85,54 +77,62 @@ extension Dictee {
             return .ok
         }
 
-        /// The facts the text and the JSON both print.
+        /// The facts the text and the JSON both print, read off the route `dictee nightly` follows.
         struct Report {
             var model = "none"
             var endpoint: String?
             var loopback: Bool?
             var allowed = true
             var egressLog: String?
-            var sends: [String] = []
             var lines: [String] = []
 
-            init(_ config: Config, configPath: String, context: CommandContext) {
-                switch config.modelMode {
-                case .none:
+            init(_ route: ModelRoute, config: Config, configPath: String) {
+                let sends = Privacy.sentence(route.requestContents)
+                switch route {
+                case .library:
                     lines.append("nothing leaves this machine: no language model is configured; "
                                  + "dictations come from the handwritten library")
                 case .managed(let gguf):
                     model = "managed"
                     loopback = true
-                    sends = Privacy.sends
                     lines.append("the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); "
                                  + "nothing leaves this machine")
                     lines.append("model file: \(gguf)")
-                    lines.append("sent to the managed server on 127.0.0.1 (this machine): \(Privacy.sendsSentence)")
-                case .endpoint(let url):
+                    lines.append("sent to the managed server on 127.0.0.1 (this machine): \(sends)")
+                case .loopback(let endpoint):
                     model = "endpoint"
-                    endpoint = url
-                    let isLoopback = Config.isLoopback(url)
-                    loopback = isLoopback
-                    allowed = config.endpointIsAllowed()
-                    if isLoopback {
-                        sends = Privacy.sends
-                        lines.append("sent to \(url) (this machine): \(Privacy.sendsSentence)")
-                    } else if allowed {
-                        let log = config.egressLogPath(context)
-                        egressLog = log
-                        sends = Privacy.sends
-                        lines.append("sent OUTSIDE this machine to \(url): \(Privacy.sendsSentence); "
-                                     + "every request body is appended to \(log) before it is sent")
-                        lines.append("\"richer_texts\": true is set in \(configPath); "
-                                     + "set it to false to keep everything on this machine")
-                    } else {
+                    self.endpoint = config.model?.endpoint ?? endpoint.url.absoluteString
+                    loopback = true
+                    lines.append("sent to \(self.endpoint!) (this machine): \(sends)")
+                case .remote(let endpoint):
+                    model = "endpoint"
+                    self.endpoint = config.model?.endpoint ?? endpoint.url.absoluteString
+                    loopback = false
+                    egressLog = endpoint.egressLog?.path
+                    lines.append("sent OUTSIDE this machine to \(self.endpoint!): \(sends); "
+                                 + "every request body is appended to \(egressLog ?? "?") before it is sent")
+                    lines.append("\"richer_texts\": true is set in \(configPath); "
+                                 + "set it to false to keep everything on this machine")
+                case .refused(let refusal):
+                    model = "endpoint"
+                    allowed = false
+                    switch refusal {
+                    case .notLoopback(let url, _):
+                        endpoint = url
+                        loopback = false
                         lines.append("refused: \(url) is not a loopback address; dictee will not send anything "
                                      + "there unless \"richer_texts\": true is set in \(configPath)")
-                        lines.append("so nothing leaves this machine")
+                    case .egressLogUnwritable(let url, let log, let problem):
+                        endpoint = url
+                        loopback = false
+                        egressLog = log
+                        lines.append("refused: the egress log \(log) cannot be written (\(problem)); dictee will not "
+                                     + "send anything to \(url) that it cannot log first")
                     }
-                    if let gguf = config.model?.gguf {
-                        lines.append("\"model.gguf\" (\(gguf)) is not used: \"model.endpoint\" is set and wins")
-                    }
+                    lines.append("so nothing leaves this machine")
+                }
+                if config.model?.endpoint != nil, let gguf = config.model?.gguf {
+                    lines.append("\"model.gguf\" (\(gguf)) is not used: \"model.endpoint\" is set and wins")
                 }
             }
         }

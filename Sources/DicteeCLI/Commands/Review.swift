@@ -24,21 +24,16 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard context.isInteractive else {
-                output.error("review needs a terminal")
-                output.hint("use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'")
-                return .usage
+                throw CommandFailure(.usage, "review needs a terminal", hint: "use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'")
             }
-            let zone: CalendarZone, store: StateStore
-            switch TimeOptions.zoneAndState(arguments, context) {
-            case .success(let opened): (zone, store) = opened
-            case .failure(let code): return code
-            }
+            let store = try StateOptions.open(context, create: false)
+            let zone = try TimeOptions.storedZone(arguments, store, context)
             let pending: [Suggestion]
             do { pending = try store.pendingSuggestions() } catch {
-                return StateOptions.report(error, context)
+                throw CommandFailure(error)
             }
             if pending.isEmpty {
                 output.line("no event waiting for a label")
@@ -68,13 +63,18 @@ extension Dictee {
                             return .ok
                         }
                         if text.trimmingCharacters(in: .whitespaces).isEmpty { continue answer }
-                        if Suggestions.label(id: suggestion.id, text: text, store: store, context: context) == .ok {
+                        do {
+                            _ = try Suggestions.label(id: suggestion.id, text: text, store: store, context: context)
                             labeled += 1
                             break answer
+                        } catch {
+                            // Said, then asked again: the parent may type other words.
+                            output.error(error.message)
+                            if let hint = error.hint { output.hint(hint) }
                         }
                     case "r":
                         do { try store.reject(suggestion: suggestion.id) } catch {
-                            return StateOptions.report(error, context)
+                            throw CommandFailure(error)
                         }
                         rejected += 1
                         output.line("rejected: never suggested again")

@@ -1,6 +1,7 @@
 import Dictation
 import DicteeCore
 import Foundation
+import Household
 import Ingest
 import Store
 
@@ -33,50 +34,27 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
-            if let path = arguments.values["html"], path.isEmpty {
-                output.error("--html needs a file path")
-                return .usage
-            }
-            let (dictation, child, z): (StoredDictation, Child, CalendarZone)
-            switch DictationDesk.openDictation(arguments, context, command: "show") {
-            case .success(let opened): (dictation, child, z) = (opened.dictation, opened.child, opened.zone)
-            case .failure(let code): return code
-            }
-            let sheet = DictationDesk.sheet(dictation, child: child, zone: z)
+            if let path = arguments.values["html"], path.isEmpty { throw .usage("--html needs a file path") }
+            let (_, dictation, child, zone) = try DeskOptions.openDictation(arguments, context, command: "show")
+            let sheet = Desk.sheet(dictation, child: child, zone: zone)
             if let path = arguments.values["html"] {
-                // Written in place (never renamed over the path): an existing file must be a
-                // regular file we may write; a directory, a device or a read-only file is refused.
+                // An existing path must be a regular file we may write (through a symbolic link:
+                // the link's target is replaced); a directory, a device or a read-only file is refused.
+                var target = path
                 var isDirectory: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                    let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-                    let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
+                    target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                    let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
                     guard !isDirectory.boolValue, type == .typeRegular else {
-                        output.error("\(path): not a regular file; give the path of the page to write")
-                        return .usage
+                        throw .usage("\(path): not a regular file; give the path of the page to write")
                     }
                     guard FileManager.default.isWritableFile(atPath: path) else {
-                        output.error("\(path): the file is read-only; choose another path")
-                        return .ioError
+                        throw CommandFailure(.ioError, "\(path): the file is read-only; choose another path")
                     }
                 }
-                guard let handle = FileHandle(forWritingAtPath: path) ?? {
-                    FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
-                }() else {
-                    output.error("\(path): cannot create the file")
-                    return .ioError
-                }
-                do {
-                    try handle.truncate(atOffset: 0)
-                    try handle.write(contentsOf: Data(sheet.html().utf8))
-                    try handle.synchronize()
-                    try handle.close()
-                } catch {
-                    try? handle.close()
-                    output.error("\(path): cannot write the page (\(error.localizedDescription))")
-                    return .ioError
-                }
+                do { try PrivateFile.replace(target, with: Data(sheet.html().utf8)) } catch { throw .cannotWrite(error) }
                 output.line("wrote \(path)")
                 return .ok
             }

@@ -1,6 +1,7 @@
 import Dictation
 import DicteeCore
 import Foundation
+import Household
 import Ingest
 import Store
 
@@ -36,23 +37,13 @@ extension Dictee {
         /// The order of the groups: what needs attention first.
         static let groups: [SkillState] = [.fragile, .enCours, .maitrise, .nonVu]
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
-            guard arguments.positionals.isEmpty else {
-                output.error("skills takes no argument besides --child NAME")
-                return .usage
-            }
-            let (store, child, zone): (StateStore, Child, CalendarZone)
-            switch DictationDesk.openChild(arguments, context) {
-            case .success(let opened): (store, child, zone) = (opened.store, opened.child, opened.zone)
-            case .failure(let code): return code
-            }
-            let progress: [SkillProgress]
-            do { progress = try DictationDesk.progress(store, childID: child.id!) } catch {
-                return StateOptions.report(error, context)
-            }
+            guard arguments.positionals.isEmpty else { throw .usage("skills takes no argument besides --child NAME") }
+            let (store, child, zone, _) = try DeskOptions.openChild(arguments, context)
+            let progress = try household { () throws(HouseholdError) in try Desk.progress(store, childID: child.id ?? 0) }
             func day(_ p: SkillProgress) -> String? {
-                p.lastExposure.map { DictationDesk.day($0.gradedAt, zone: zone).description }
+                p.lastExposure.map { zone.date(of: $0.gradedAt).description }
             }
             if arguments.flags.contains("json") {
                 let list = progress.map { p in
@@ -73,7 +64,7 @@ extension Dictee {
                 let members = progress.filter { $0.state == state }
                 guard !members.isEmpty else { continue }
                 output.line("")
-                output.line(color ? Self.colour(state) + DictationDesk.label(state) + "\u{1B}[0m" : DictationDesk.label(state))
+                output.line(color ? Self.colour(state) + Desk.label(state) + "\u{1B}[0m" : Desk.label(state))
                 for p in members {
                     var line = "  " + p.skill.label.padding(toLength: 40, withPad: " ", startingAt: 0)
                     if let d = day(p) {

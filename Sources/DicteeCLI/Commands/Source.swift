@@ -1,4 +1,6 @@
+import DicteeCore
 import Foundation
+import Household
 
 extension Dictee {
     /// `dictee source add PATH`, `dictee source list [--json]`, `dictee source remove ID`: the
@@ -29,7 +31,7 @@ extension Dictee {
         static let actions = ["add", "list", "remove"]
         static let example = "dictee source add ~/Documents/famille.ics"
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard let action = arguments.positionals.first, actions.contains(action) else {
                 let given = arguments.positionals.first ?? ""
@@ -37,32 +39,22 @@ extension Dictee {
                 if !given.isEmpty, let near = ArgumentParser.nearest(given, in: actions) {
                     message += "; did you mean '\(near)'?"
                 }
-                output.error(message)
-                output.hint(example)
-                return .usage
+                throw CommandFailure(.usage, message, hint: example)
             }
             let rest = Array(arguments.positionals.dropFirst())
             if arguments.flags.contains("json"), action != "list" {
-                output.error("--json goes with 'dictee source list'")
-                return .usage
+                throw CommandFailure(.usage, "--json goes with 'dictee source list'")
             }
-            let path = Config.path(context)
-            var config: Config
-            switch Config.load(context) {
-            case .success(let c): config = c
-            case .failure(let code): return code
-            }
+            let path = Config.path(environment: context.environment)
+            var config = try ConfigOptions.load(context)
             switch action {
             case "add":
                 guard rest.count == 1, !rest[0].isEmpty else {
-                    output.error("source add needs one calendar file")
-                    output.hint(example)
-                    return .usage
+                    throw CommandFailure(.usage, "source add needs one calendar file", hint: example)
                 }
-                let file = absolute(rest[0])
+                let file = LocalPath.absolute(rest[0])
                 if let problem = unreadable(file) {
-                    output.error("\(file): \(problem)")
-                    return .dataError
+                    throw CommandFailure(.dataError, "\(file): \(problem)")
                 }
                 if let index = config.sources.firstIndex(of: file) {
                     output.line("already added as source \(index + 1): \(file)")
@@ -72,34 +64,24 @@ extension Dictee {
                 do {
                     try config.save(to: path)
                 } catch {
-                    output.error(error.description)
-                    return .ioError
+                    throw CommandFailure(HouseholdError.config(error))
                 }
                 output.line("added source \(config.sources.count): \(file)")
                 return .ok
             case "remove":
                 guard rest.count == 1 else {
-                    output.error("source remove needs one source number")
-                    output.hint("run 'dictee source list' to see the numbers")
-                    return .usage
+                    throw CommandFailure(.usage, "source remove needs one source number", hint: "run 'dictee source list' to see the numbers")
                 }
                 guard let id = Int(rest[0]), config.sources.indices.contains(id - 1) else {
-                    if config.sources.isEmpty {
-                        output.error("no source \(rest[0]): there is no source yet")
-                    } else if config.sources.count == 1 {
-                        output.error("no source \(rest[0]): the only source is 1")
-                    } else {
-                        output.error("no source \(rest[0]): the sources are 1 to \(config.sources.count)")
-                    }
-                    output.hint("run 'dictee source list' to see the numbers")
-                    return .usage
+                    let range = config.sources.isEmpty ? "there is no source yet"
+                        : config.sources.count == 1 ? "the only source is 1" : "the sources are 1 to \(config.sources.count)"
+                    throw .usage("no source \(rest[0]): \(range)", hint: "run 'dictee source list' to see the numbers")
                 }
                 let removed = config.sources.remove(at: id - 1)
                 do {
                     try config.save(to: path)
                 } catch {
-                    output.error(error.description)
-                    return .ioError
+                    throw CommandFailure(HouseholdError.config(error))
                 }
                 output.line("removed source \(id): \(removed)")
                 if id <= config.sources.count {
@@ -108,8 +90,7 @@ extension Dictee {
                 return .ok
             default:
                 guard rest.isEmpty else {
-                    output.error("source list takes no argument")
-                    return .usage
+                    throw CommandFailure(.usage, "source list takes no argument")
                 }
                 if arguments.flags.contains("json") {
                     let items = config.sources.enumerated().map {
@@ -131,13 +112,6 @@ extension Dictee {
                 }
                 return .ok
             }
-        }
-
-        /// `path` made absolute against the current directory, with `.` and `..` resolved
-        /// (symbolic links are kept: the parent named that path).
-        static func absolute(_ path: String) -> String {
-            let base = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-            return URL(fileURLWithPath: base).standardized.path
         }
 
         /// Why `path` cannot serve as a calendar source, or `nil` when it is a readable regular file.

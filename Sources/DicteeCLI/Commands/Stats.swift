@@ -26,19 +26,14 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                output.error("stats takes no argument")
-                return .usage
+                throw CommandFailure(.usage, "stats takes no argument")
             }
-            let store: StateStore
-            switch StateOptions.open(context, create: false) {
-            case .success(let s): store = s
-            case .failure(let code): return code
-            }
+            let store = try StateOptions.open(context, create: false)
             let s: GenerationStats
-            do { s = try store.generationStats() } catch { return StateOptions.report(error, context) }
+            do { s = try store.generationStats() } catch { throw CommandFailure(error) }
             func ratio(_ a: Int, _ b: Int) -> Double? { b == 0 ? nil : Double(a) / Double(b) }
             let first = ratio(s.acceptedFirst, s.asked)
             let attempts = ratio(s.attemptsOfAccepted, s.accepted)

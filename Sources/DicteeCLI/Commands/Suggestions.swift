@@ -27,7 +27,7 @@ extension Dictee {
 
             """
 
-        static func run(_ arguments: ParsedArguments, _ context: CommandContext) -> ExitCode {
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             let actions = ["list", "label", "reject"]
             guard let action = arguments.positionals.first, actions.contains(action) else {
@@ -37,20 +37,15 @@ extension Dictee {
                 if !given.isEmpty, let near = ArgumentParser.nearest(given, in: actions) {
                     message += "; did you mean '\(near)'?"
                 }
-                output.error(message)
-                output.hint("dictee suggestions list")
-                return .usage
+                throw CommandFailure(.usage, message, hint: "dictee suggestions list")
             }
-            let zone: CalendarZone, store: StateStore
-            switch TimeOptions.zoneAndState(arguments, context) {
-            case .success(let opened): (zone, store) = opened
-            case .failure(let code): return code
-            }
+            let store = try StateOptions.open(context, create: false)
+            let zone = try TimeOptions.storedZone(arguments, store, context)
             switch action {
             case "list":
                 let pending: [Suggestion]
                 do { pending = try store.pendingSuggestions() } catch {
-                    return StateOptions.report(error, context)
+                    throw CommandFailure(error)
                 }
                 if arguments.flags.contains("json") {
                     output.line("[" + pending.map { json($0, zone) }.joined(separator: ",\n") + "]")
@@ -63,19 +58,16 @@ extension Dictee {
                 return .ok
             case "label":
                 guard arguments.positionals.count >= 3, let id = Int64(arguments.positionals[1]) else {
-                    output.error("suggestions label needs an ID and a text")
-                    output.hint("dictee suggestions label 3 \"la sortie au parc\"")
-                    return .usage
+                    throw CommandFailure(.usage, "suggestions label needs an ID and a text", hint: "dictee suggestions label 3 \"la sortie au parc\"")
                 }
                 let text = arguments.positionals[2...].joined(separator: " ")
-                return label(id: id, text: text, store: store, context: context)
+                return try label(id: id, text: text, store: store, context: context)
             default:
                 guard arguments.positionals.count == 2, let id = Int64(arguments.positionals[1]) else {
-                    output.error("suggestions reject needs one ID")
-                    return .usage
+                    throw CommandFailure(.usage, "suggestions reject needs one ID")
                 }
                 do { try store.reject(suggestion: id) } catch {
-                    return StateOptions.report(error, context)
+                    throw CommandFailure(error)
                 }
                 output.line("rejected \(id): never suggested again")
                 return .ok
@@ -83,14 +75,14 @@ extension Dictee {
         }
 
         /// Labels suggestion `id`: checks the text with the privacy filter, then stores it.
-        static func label(id: Int64, text: String, store: StateStore, context: CommandContext) -> ExitCode {
+        static func label(id: Int64, text: String, store: StateStore, context: CommandContext) throws(CommandFailure) -> ExitCode {
             let filter = PrivacyFilter()
             let suggestion: Suggestion
             do throws(StateError) {
                 guard let s = try store.suggestion(id: id) else { throw .unknownSuggestion(id) }
                 suggestion = s
             } catch {
-                return StateOptions.report(error, context)
+                throw CommandFailure(error)
             }
             var moments: [Moment] = []
             for occurrence in suggestion.occurrences {
@@ -99,13 +91,12 @@ extension Dictee {
                                      isRecurring: suggestion.isRecurring) {
                 case .success(let m): moments.append(m)
                 case .failure(let error):
-                    context.output.error(error.description)
-                    return .dataError
+                    throw CommandFailure(.dataError, error.description)
                 }
             }
             let stored = PrivacyFilter.normalisedLabel(text)
             do { try store.label(suggestion: id, label: stored, moments: moments) } catch {
-                return StateOptions.report(error, context)
+                throw CommandFailure(error)
             }
             context.output.line("labeled \(id): \(stored) (\(moments.count) \(moments.count == 1 ? "occurrence" : "occurrences"))")
             return .ok

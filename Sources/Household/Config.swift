@@ -1,6 +1,8 @@
+import DicteeCore
 import Foundation
+import Generation
 
-/// The family's configuration file (ARCHITECTURE.md, files on disk): the calendar sources for
+/// The family's configuration file (Docs/architecture.md, "Files on disk"): the calendar sources for
 /// `dictee nightly`, the language model, and the one switch that lets text leave the machine.
 ///
 /// A JSON object; every key is optional and an unknown key is refused (a typo such as
@@ -18,92 +20,75 @@ import Foundation
 ///
 /// A `null` value counts as an absent key. A missing or empty file is the empty configuration.
 ///
-/// - Warning: `richerTexts` is the only way a non-loopback endpoint is allowed; `dictee privacy`
-///   reports what the configuration sends where.
-struct Config: Sendable, Equatable {
+/// - Warning: `richerTexts` is the only way a non-loopback endpoint is allowed; `ModelRoute`
+///   decides what the configuration sends where (`dictee privacy` prints it, `dictee nightly` runs it).
+public struct Config: Sendable, Equatable {
     /// Calendar files read by `dictee nightly`, absolute paths, in the order they were added.
-    var sources: [String] = []
+    public var sources: [String] = []
     /// The language model, `nil` when none is configured (dictations come from the library).
-    var model: ModelConfig?
+    public var model: ModelConfig?
     /// Whether a non-loopback `model.endpoint` is allowed (JSON `richer_texts`, default false).
-    var richerTexts = false
+    public var richerTexts = false
     /// Where request bodies for a non-loopback endpoint are appended (JSON `egress_log`);
     /// `nil` means the default, see `egressLogPath(_:)`.
-    var egressLog: String?
+    public var egressLog: String?
 
     /// The `model` object.
-    struct ModelConfig: Sendable, Equatable {
+    public struct ModelConfig: Sendable, Equatable {
+        public init(gguf: String? = nil, endpoint: String? = nil, name: String? = nil, context: Int? = nil,
+                    python: String? = nil, timeoutSeconds: Int? = nil) {
+            self.gguf = gguf
+            self.endpoint = endpoint
+            self.name = name
+            self.context = context
+            self.python = python
+            self.timeoutSeconds = timeoutSeconds
+        }
+
         /// A GGUF file: dictee starts and stops a llama-cpp-python server on 127.0.0.1 itself.
-        var gguf: String?
+        public var gguf: String?
         /// A running OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1`.
-        var endpoint: String?
+        public var endpoint: String?
         /// The model name sent in requests.
-        var name: String?
+        public var name: String?
         /// The context size, in tokens.
-        var context: Int?
+        public var context: Int?
         /// The Python interpreter that has `llama-cpp-python[server]` (managed mode).
-        var python: String?
+        public var python: String?
         /// How long one request may take, in seconds (JSON `timeout_seconds`).
-        var timeoutSeconds: Int?
+        public var timeoutSeconds: Int?
     }
 
-    /// Where requests go, as decided by the configuration.
-    enum ModelMode: Sendable, Equatable {
-        /// No model: dictations come from the handwritten library.
-        case none
-        /// A managed llama-cpp-python server on 127.0.0.1 running this GGUF file.
-        case managed(gguf: String)
-        /// A server the user runs, at this URL.
-        case endpoint(String)
-    }
-
-    /// The mode the configuration selects. When both `model.endpoint` and `model.gguf` are set,
-    /// the endpoint wins: requests would go there, so that is what `dictee privacy` must report.
-    var modelMode: ModelMode {
-        if let endpoint = model?.endpoint { return .endpoint(endpoint) }
-        if let gguf = model?.gguf { return .managed(gguf: gguf) }
-        return .none
+    /// The empty configuration: no source, no model, nothing leaves the machine.
+    public init(sources: [String] = [], model: ModelConfig? = nil, richerTexts: Bool = false, egressLog: String? = nil) {
+        self.sources = sources
+        self.model = model
+        self.richerTexts = richerTexts
+        self.egressLog = egressLog
     }
 
     // MARK: - Where the file is
 
     /// `$DICTEE_CONFIG`, else `$XDG_CONFIG_HOME/dictee/config.json` (an absolute
     /// `XDG_CONFIG_HOME` only, as the XDG Base Directory specification says), else
-    /// `~/.config/dictee/config.json`, with `HOME` from the command's environment.
-    static func path(_ context: CommandContext) -> String {
-        let env = context.environment
-        if let path = env["DICTEE_CONFIG"], !path.isEmpty { return path }
-        return XDGFolder.config.dictee(env) + "/config.json"
+    /// `~/.config/dictee/config.json`, with `HOME` from the given environment.
+    public static func path(environment: [String: String]) -> String {
+        if let path = environment["DICTEE_CONFIG"], !path.isEmpty { return path }
+        return XDGFolder.config.dictee(environment) + "/config.json"
     }
 
     /// The egress log: `egressLog` when set, else `$XDG_DATA_HOME/dictee/egress.log`, else
-    /// `~/.local/share/dictee/egress.log` (the same rules as the state, `StateOptions.path`).
-    func egressLogPath(_ context: CommandContext) -> String {
+    /// `~/.local/share/dictee/egress.log` (the same folder rule as the state).
+    public func egressLogPath(environment: [String: String]) -> String {
         if let egressLog { return egressLog }
-        return XDGFolder.data.dictee(context.environment) + "/egress.log"
+        return XDGFolder.data.dictee(environment) + "/egress.log"
     }
 
     // MARK: - Reading
 
-    /// Reads the configuration at `Config.path(context)`; prints why not and returns the exit
-    /// status to use (65, `ExitCode.dataError`) when the file is unreadable, not JSON, has a value
-    /// of the wrong type or an unknown key. A missing file is the empty configuration.
-    static func load(_ context: CommandContext) -> Result<Config, ExitCode> {
-        let path = path(context)
-        do {
-            return .success(try load(path: path))
-        } catch {
-            context.output.error(error.description)
-            if case .unknownKey(_, _, _, let known) = error {
-                context.output.hint("the known keys here are " + known.map { "\"\($0)\"" }.joined(separator: ", "))
-            }
-            return .failure(.dataError)
-        }
-    }
-
     /// Reads the configuration file at `path`; a missing file is the empty configuration.
     /// - Throws: `ConfigError` naming the path (and the key, when one is wrong).
-    static func load(path: String) throws(ConfigError) -> Config {
+    public static func load(path: String) throws(ConfigError) -> Config {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return Config() }
         if isDirectory.boolValue { throw .unreadable(path: path, reason: "a directory, not a file") }
@@ -156,7 +141,7 @@ struct Config: Sendable, Equatable {
             }
             model.gguf = try string("gguf", "a file path")
             model.endpoint = try string("endpoint", "a URL")
-            if let endpoint = model.endpoint, !isHTTPURL(endpoint) {
+            if let endpoint = model.endpoint, !ModelEndpoint.isHTTPURL(endpoint) {
                 throw .wrongType(path: path, key: "model.endpoint", expected: "an http:// or https:// URL with a host",
                                  found: "\"\(endpoint)\"")
             }
@@ -187,7 +172,7 @@ struct Config: Sendable, Equatable {
         // Sorted, so that the reported key does not depend on the dictionary's order.
         for key in object.keys.sorted() where !known.contains(key) {
             throw .unknownKey(path: path, key: prefix + key,
-                              suggestion: ArgumentParser.nearest(key, in: known).map { prefix + $0 },
+                              suggestion: NearestWord.find(key, in: known).map { prefix + $0 },
                               known: known.map { prefix + $0 })
         }
     }
@@ -231,10 +216,10 @@ struct Config: Sendable, Equatable {
 
     /// Writes the configuration as pretty JSON with sorted keys: in a temporary file in the same
     /// folder (mode 0600: it may name the family's files), then renamed over `path`, so that a
-    /// reader never sees half a file. Creates the folder (mode 0700) when missing.
-    /// - Parameter path: usually `Config.path(context)`.
+    /// reader never sees half a file (`PrivateFile.replace`). Creates the folder (mode 0700) when missing.
+    /// - Parameter path: usually `Config.path(environment:)`.
     /// - Throws: `ConfigError.cannotWrite` naming the path.
-    func save(to path: String) throws(ConfigError) {
+    public func save(to path: String) throws(ConfigError) {
         var object: [String: Any] = ["sources": sources, "richer_texts": richerTexts]
         if let egressLog { object["egress_log"] = egressLog }
         if let model {
@@ -255,92 +240,16 @@ struct Config: Sendable, Equatable {
             throw .cannotWrite(path: path, reason: "cannot encode the configuration")
         }
         data.append(0x0A)
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateFile.replace(path, with: data)
         } catch {
-            throw .cannotWrite(path: path, reason: "cannot create the folder \(folder)")
+            throw .cannotWrite(path: path, reason: error.reason)
         }
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
-        }
-        var failure: String?
-        if fchmod(fd, 0o600) != 0 { failure = String(cString: strerror(errno)) }
-        if failure == nil {
-            failure = data.withUnsafeBytes { buffer -> String? in
-                var offset = 0
-                while offset < buffer.count {
-                    let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return String(cString: strerror(errno))
-                    }
-                    offset += n
-                }
-                return nil
-            }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw .cannotWrite(path: path, reason: failure.lowercased())
-        }
-    }
-
-    // MARK: - The privacy boundary
-
-    /// Whether `endpoint` is an http(s) URL whose host is this machine: `localhost`, a dotted
-    /// IPv4 address in 127.0.0.0/8 (RFC 1122 section 3.2.1.3), or `[::1]` (RFC 4291 section 2.5.3).
-    ///
-    /// Strict on purpose: a URL with a user or password (`http://127.0.0.1@evil.com/` goes to
-    /// evil.com), a backslash or white space, a percent-encoded host, a host that merely starts
-    /// like a loopback one (`127.0.0.1.example.com`, `localhost.evil.com`, `localhost.`), the
-    /// numeric forms some resolvers accept (`2130706433`, `0x7f000001`, `127.1`, octets with a
-    /// leading zero, which some read as octal), `0.0.0.0`, and any other spelling of an IPv6
-    /// address are all refused.
-    static func isLoopback(_ endpoint: String) -> Bool {
-        guard !endpoint.unicodeScalars.contains(where: {
-            $0 == "\\" || CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
-        }),
-            let components = URLComponents(string: endpoint),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            components.percentEncodedUser == nil, components.percentEncodedPassword == nil,
-            let host = components.percentEncodedHost?.lowercased(), !host.isEmpty
-        else { return false }
-        if host == "localhost" || host == "[::1]" || host == "::1" { return true }
-        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4 else { return false }
-        for octet in octets {
-            guard (1...3).contains(octet.count), octet.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  octet == "0" || !octet.hasPrefix("0"), let value = Int(octet), value <= 255
-            else { return false }
-        }
-        return octets[0] == "127"
-    }
-
-    /// Whether the configured endpoint may be used: no endpoint (library or managed server),
-    /// a loopback endpoint, or `"richer_texts": true` (ARCHITECTURE.md, privacy boundary).
-    func endpointIsAllowed() -> Bool {
-        guard let endpoint = model?.endpoint else { return true }
-        return Config.isLoopback(endpoint) || richerTexts
-    }
-
-    private static func isHTTPURL(_ s: String) -> Bool {
-        guard let components = URLComponents(string: s), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
-        else { return false }
-        return true
     }
 }
 
 /// Why the configuration cannot be read or written. Messages name the file and the key.
-enum ConfigError: Error, CustomStringConvertible, Equatable {
+public enum ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
     case unreadable(path: String, reason: String)
     case invalidJSON(path: String, detail: String)
     case notAnObject(path: String, found: String)
@@ -348,7 +257,7 @@ enum ConfigError: Error, CustomStringConvertible, Equatable {
     case unknownKey(path: String, key: String, suggestion: String?, known: [String])
     case cannotWrite(path: String, reason: String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unreadable(let path, let reason):
             return "\(path): \(reason)"

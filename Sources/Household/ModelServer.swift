@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 import Generation
 

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Why a private file could not be written: the path and the system's reason (`strerror`, in
+/// lower case). Never the content, which may name a child.
+public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file that could not be written.
+    public var path: String
+    /// What the system said (`permission denied`, `no space left on device`, `a directory`).
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): cannot write (\(reason))" }
+}
+
+/// The one writer of the family's private files: the configuration, the audit file, the egress
+/// log, the model server's log and the HTML dictation page all go through it.
+///
+/// - `replace` writes a whole file atomically: a temporary file in the same folder, created with
+///   `O_EXCL` and mode 0600, written, `fsync`ed, then renamed over the path; a reader never sees
+///   half a file and a crash leaves the old one. The folder is created (mode 0700) when missing.
+/// - `append` adds bytes at the end of a file opened with `O_APPEND`, creating it with mode 0600,
+///   then `fsync`s: what an egress log promises was written is on disk before the request leaves.
+///
+/// Both refuse a path that is a directory, and never follow a symbolic link on the final
+/// component when creating (`O_NOFOLLOW`).
+/// - Warning: these files may name the family's children; 0600 keeps them to the account.
+public enum PrivateFile {
+    /// Replaces the file at `path` with `data`, atomically (see the type's summary).
+    /// - Throws: `FileWriteError` naming the path.
+    public static func replace(_ path: String, with data: Data) throws(FileWriteError) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw FileWriteError(path: path, reason: "a directory, not a file")
+        }
+        if !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw FileWriteError(path: path, reason: "cannot create the folder \(folder)")
+            }
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw FileWriteError(path: path, reason: systemReason()) }
+        var failure: String?
+        if fchmod(fd, 0o600) != 0 { failure = systemReason() }
+        if failure == nil { failure = writeAll(fd, data) }
+        if failure == nil, fsync(fd) != 0 { failure = systemReason() }
+        if close(fd) != 0, failure == nil { failure = systemReason() }
+        if failure == nil, rename(temporary, path) != 0 { failure = systemReason() }
+        if let failure {
+            unlink(temporary)
+            throw FileWriteError(path: path, reason: failure)
+        }
+    }
+
+    /// Appends `data` to the file at `path` (created with mode 0600 when missing), then `fsync`s.
+    /// - Throws: `FileWriteError` naming the path; nothing was appended then, or a partial line
+    ///   whose end the next reader can detect (the call never claims success for it).
+    public static func append(_ path: String, _ data: Data) throws(FileWriteError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw FileWriteError(path: path, reason: "a directory, not a file")
+        }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw FileWriteError(path: path, reason: systemReason()) }
+        var failure = writeAll(fd, data)
+        if failure == nil, fsync(fd) != 0 { failure = systemReason() }
+        if close(fd) != 0, failure == nil { failure = systemReason() }
+        if let failure { throw FileWriteError(path: path, reason: failure) }
+    }
+
+    /// Why `path` could not be appended to, or `nil` when it can (checked before anything is
+    /// sent that must be logged first): an existing writable file, or a new file in an existing
+    /// writable folder.
+    public static func appendProblem(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { return "a directory" }
+            return FileManager.default.isWritableFile(atPath: path) ? nil : "not writable"
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) { return "its folder does not exist" }
+        return FileManager.default.isWritableFile(atPath: folder) ? nil : "its folder is not writable"
+    }
+
+    private static func writeAll(_ fd: Int32, _ data: Data) -> String? {
+        data.withUnsafeBytes { buffer -> String? in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return systemReason()
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+
+    private static func systemReason() -> String { String(cString: strerror(errno)).lowercased() }
+}

@@ -1,0 +1,304 @@
+import Dictation
+import DicteeCore
+import Foundation
+import French
+import Generation
+import Ingest
+import PrivacyFilter
+import Store
+
+/// The loop around the writing, shared by the cards, pick, show, grade and skills commands and by
+/// the nightly run: the child's skill states replayed from the stored exposures, the planner's
+/// input, the deal of three cards backed by validated dictations, the pick and the grading.
+///
+/// Every step is one transaction of the store; nothing here prints.
+public enum Desk {
+    /// A stored child by first name (any case).
+    /// - Throws: `HouseholdError.unknownChild` (the name is not repeated), `.state`.
+    public static func child(named name: String, _ store: StateStore) throws(HouseholdError) -> Child {
+        let children: [Child]
+        do { children = try store.children() } catch { throw .state(error) }
+        if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return child }
+        throw .unknownChild(hasChildren: !children.isEmpty)
+    }
+
+    /// A stored dictation with its child.
+    /// - Throws: `HouseholdError.state(.dictation(.unknownDictation))` for an unknown id.
+    public static func dictation(_ id: Int64, _ store: StateStore) throws(HouseholdError) -> (dictation: StoredDictation, child: Child) {
+        let found: StoredDictation?
+        let children: [Child]
+        do {
+            found = try store.dictation(id: id)
+            children = try store.children()
+        } catch {
+            throw .state(error)
+        }
+        guard let d = found, let c = children.first(where: { $0.id == d.childID }) else {
+            throw .state(.dictation(.unknownDictation(id)))
+        }
+        return (d, c)
+    }
+
+    /// The child's fifteen skills, replayed from every graded exposure (no stored state drifts).
+    public static func progress(_ store: StateStore, childID: Int64) throws(HouseholdError) -> [SkillProgress] {
+        let history: [SkillExposure]
+        do {
+            history = try store.exposures(childID: childID).map {
+                SkillExposure(skill: $0.skill, gradedAt: $0.gradedAt, sites: $0.sites, errors: $0.errors)
+            }
+        } catch {
+            throw .state(error)
+        }
+        return SkillID.allCases.map { SkillProgress.replay($0, history) }
+    }
+
+    /// What the planner needs from a graded dictation: its aim, density, sites and errors.
+    static func outcome(of d: StoredDictation) -> PlanOutcome {
+        PlanOutcome(targetWords: d.aimWords, density: d.density, sites: d.sites.count,
+                    errors: d.sites.filter { $0.missed == true }.count)
+    }
+
+    /// Every stored moment as a card candidate, its start placed in `zone`.
+    static func cardMoments(_ store: StateStore, zone: CalendarZone) throws(StateError) -> [CardMoment] {
+        try store.moments().map { m in
+            let moment = MomentPhrase(phrase: m.phrase, grammar: m.grammar, friendName: m.firstName)
+            return CardMoment(key: m.occurrenceKey, moment: moment, start: m.start, startSeconds: zone.seconds(of: m.start))
+        }
+    }
+
+    /// Where a child stands for the next texts: the last graded dictation (the plan's basis),
+    /// the candidate moments in card order, the ready texts, the skills.
+    public struct Situation: Sendable {
+        public var child: Child
+        public var childID: Int64
+        public var basis: StoredDictation?
+        public var candidates: [CardMoment]
+        public var ready: [StoredDictation]
+        public var used: [StoredDictation]
+        public var progress: [SkillProgress]
+
+        /// Candidates without a ready text, in card order.
+        public var missing: [CardMoment] {
+            let keys = Set(ready.map(\.occurrenceKey))
+            return candidates.filter { !keys.contains($0.key) }
+        }
+
+        /// Library texts the child saw lately (the last ten served) or has ready, to choose others.
+        public var recentTexts: Set<String> {
+            Set(used.suffix(10).compactMap(Desk.libraryTextID) + ready.compactMap(Desk.libraryTextID))
+        }
+    }
+
+    /// Reads the child's situation, retiring stale ready texts (planned before the last grading,
+    /// or about a moment that left the calendar) on the way.
+    public static func situation(of child: Child, _ store: StateStore, now: Int64, zone: CalendarZone) throws(HouseholdError) -> Situation {
+        do {
+            guard let childID = child.id else { throw StateError.unknownChild }
+            let basis = try store.lastGraded(childID: childID)
+            let moments = try cardMoments(store, zone: zone)
+            let stored = Set(moments.map(\.key))
+            let ready = try store.dictations(childID: childID, statuses: [.ready])
+            try store.retireDictations(ready.filter { $0.plannedAfter != (basis?.id ?? 0) || !stored.contains($0.occurrenceKey) }.map(\.id))
+            let used = try store.dictations(childID: childID, statuses: [.served, .graded])
+            return Situation(
+                child: child, childID: childID, basis: basis,
+                candidates: CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey))),
+                ready: try store.dictations(childID: childID, statuses: [.ready]), used: used,
+                progress: try progress(store, childID: childID))
+        } catch let error as HouseholdError {
+            throw error
+        } catch let error as StateError {
+            throw .state(error)
+        } catch {
+            throw .state(.invalidRule)
+        }
+    }
+
+    /// Plans, writes (model or library, through `session`) and stores one validated text about
+    /// `candidate`, in one transaction.
+    /// - Parameter recentTexts: library texts not to serve again; the one served is added.
+    /// - Returns: the stored id and the result, or `nil` when nothing could be written (no
+    ///   library text fits the moment, or none passed).
+    public static func write(_ candidate: CardMoment, for s: Situation, _ store: StateStore, session: GenerationSession, now: Int64,
+                             recentTexts: inout Set<String>, createdAt: Date) throws(HouseholdError) -> (id: Int64, result: GenerationResult)? {
+        let plan = Planner.plan(child: s.child, moment: candidate.moment, progress: s.progress, last: s.basis.map(outcome))
+        let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
+        guard let result = session.write(plan, time: time, recentlyUsed: recentTexts) else { return nil }
+        if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
+        // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
+        // the text exercises first, then the skills the text was written for.
+        let all = session.validator.sites(of: result.draft, plan: result.plan)
+        var graded: [SkillID] = []
+        for skill in plan.targets + result.plan.targets where graded.count < Planner.maximumTargets
+            && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
+            graded.append(skill)
+        }
+        let sites = all.filter { graded.contains($0.skill) }
+        var new = NewDictation(
+            childID: s.childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
+            start: candidate.start, moment: candidate.moment.phrase,
+            title: result.draft.title ?? candidate.moment.capitalized, text: result.draft.text, origin: result.origin,
+            targets: plan.targets, aimWords: plan.aimedWords, density: plan.density, plannedAfter: s.basis?.id ?? 0,
+            sites: sites.enumerated().map { k, site in
+                StoredTrapSite(number: k + 1, skill: site.skill, start: site.start, end: site.end, word: site.word,
+                               choice: site.choice, alternatives: site.alternatives)
+            },
+            createdAt: createdAt)
+        new.attempts = result.attempts.map {
+            StoredAttempt(number: $0.number, failedSteps: $0.failedSteps, promptTokens: $0.promptTokens,
+                          completionTokens: $0.completionTokens, seconds: $0.seconds, finishReason: $0.finishReason,
+                          removed: $0.removed.map(\.rawValue))
+        }
+        new.diagnosis = result.diagnosis
+        do { return (try store.addDictation(new), result) } catch { throw .state(error) }
+    }
+
+    /// The child's cards: the current deal when it still holds (every card ready, planned after
+    /// the last grading, its moment still stored and still offered), else a new deal of up to
+    /// three moments (`CardChoice.order`), each backed by a validated dictation: a ready one
+    /// from the cache (written by `dictee nightly`, or earlier), or a library text served for the
+    /// planner's plan and stored first.
+    /// - Parameters:
+    ///   - makeSession: builds the library session, only when a text must be written.
+    /// - Returns: the cards, by number (possibly fewer than three, or none).
+    /// - Throws: `HouseholdError.grammarCheckFailing` when texts fit the moments but none passed
+    ///   the validator; `.state`; what `makeSession` throws.
+    public static func cards(for child: Child, _ store: StateStore, now: Int64, zone: CalendarZone, createdAt: Date,
+                             makeSession: () throws(HouseholdError) -> GenerationSession) throws(HouseholdError) -> [StoredDictation] {
+        let s = try situation(of: child, store, now: now, zone: zone)
+        do {
+            let current = try store.cards(childID: s.childID)
+            let offered = Set(s.candidates.map(\.key))
+            if current.count == CardChoice.count, current.allSatisfy({ offered.contains($0.occurrenceKey) }) {
+                return current
+            }
+        } catch {
+            throw .state(error)
+        }
+        // A new deal.
+        var session: GenerationSession?
+        var chosen: [Int64] = []
+        var refused = 0
+        var recent = s.recentTexts
+        for candidate in s.candidates where chosen.count < CardChoice.count {
+            if let cached = s.ready.first(where: { $0.occurrenceKey == candidate.key }) {
+                chosen.append(cached.id)
+                continue
+            }
+            let writer: GenerationSession
+            if let session { writer = session } else { writer = try makeSession() }
+            session = writer
+            if let (id, _) = try write(candidate, for: s, store, session: writer, now: now, recentTexts: &recent, createdAt: createdAt) {
+                chosen.append(id)
+            } else if !writer.library.texts(for: child.grade, fitting: candidate.moment.phrase).isEmpty {
+                // Texts fit this moment, yet none passed: the validator itself is failing.
+                refused += 1
+            }
+        }
+        if chosen.isEmpty, refused > 0 { throw .grammarCheckFailing(moments: refused) }
+        do {
+            try store.deal(childID: s.childID, chosen)
+            return try store.cards(childID: s.childID)
+        } catch {
+            throw .state(error)
+        }
+    }
+
+    /// A session without a model: the validator (with Grammalecte) and the handwritten library.
+    /// - Parameter warn: told when Grammalecte is missing.
+    public static func librarySession(environment: [String: String], warn: (String) -> Void = { _ in }) throws(HouseholdError) -> GenerationSession {
+        let validator = try Validators.make(environment: environment, warn: warn)
+        guard let library = try? Library.bundled() else { throw .brokenLibrary }
+        return GenerationSession(model: nil, validator: validator, library: library)
+    }
+
+    /// What happened when a card was picked.
+    public enum PickOutcome: Sendable {
+        /// The dictation behind the card is served.
+        case served(StoredDictation)
+        /// The card's moment left the calendar since the deal (deleted, moved, or now
+        /// disqualified): the card is set aside and the child chooses again.
+        case momentLeft
+    }
+
+    /// The child picks card `number` at `date`.
+    /// - Throws: `HouseholdError.state` (`.dictation(.noCard)` for a card not dealt).
+    public static func pick(_ child: Child, card number: Int, _ store: StateStore, at date: Date) throws(HouseholdError) -> PickOutcome {
+        do {
+            guard let childID = child.id else { throw StateError.unknownChild }
+            if let card = try store.cards(childID: childID).first(where: { $0.card == number }),
+               !(try store.momentKeys()).contains(card.occurrenceKey) {
+                try store.retireDictations([card.id])
+                return .momentLeft
+            }
+            return .served(try store.pick(childID: childID, card: number, at: date))
+        } catch let error as StateError {
+            throw .state(error)
+        } catch {
+            throw .state(.invalidRule)
+        }
+    }
+
+    /// How a grading moved the child's skills: the states before and after, for the skills of
+    /// the dictation's trap sites.
+    public struct GradeOutcome: Sendable {
+        public var before: [SkillProgress]
+        public var after: [SkillProgress]
+    }
+
+    /// The status a grade needs (`served`): refused early, before the parent types anything.
+    /// - Throws: `HouseholdError.state(.dictation(.notServed / .retired / .alreadyGraded))`.
+    public static func checkGradable(_ d: StoredDictation, zone: CalendarZone) throws(HouseholdError) {
+        switch d.status {
+        case .ready: throw .state(.dictation(.notServed(d.id)))
+        case .retired: throw .state(.dictation(.retired(d.id)))
+        case .graded:
+            let day = d.gradedAt.map { zone.date(of: $0).description } ?? "?"
+            throw .state(.dictation(.alreadyGraded(d.id, on: day)))
+        case .served: break
+        }
+    }
+
+    /// Grades dictation `d`: the sites the child missed (numbers), at `date`; one transaction.
+    public static func grade(_ d: StoredDictation, child: Child, missed: Set<Int>, _ store: StateStore, at date: Date) throws(HouseholdError) -> GradeOutcome {
+        guard let childID = child.id else { throw .state(.unknownChild) }
+        let before = try progress(store, childID: childID)
+        do { _ = try store.grade(dictation: d.id, missed: missed, at: date) } catch { throw .state(error) }
+        return GradeOutcome(before: before, after: try progress(store, childID: childID))
+    }
+
+    /// The library text id of a dictation served from the library (`library:ce1-sport-01`).
+    public static func libraryTextID(_ d: StoredDictation) -> String? {
+        d.origin.hasPrefix("library:") ? String(d.origin.dropFirst("library:".count)) : nil
+    }
+
+    /// A date as French prose, e.g. "samedi 28 novembre 2026" (Foundation's formatter, CLDR fr).
+    public static func frenchDate(_ date: CalendarDate, withYear: Bool = true) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "fr_FR")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = withYear ? "EEEE d MMMM y" : "EEEE d MMMM"
+        let noon = TimeInterval(date.daysSinceEpoch) * 86_400 + 43_200
+        return formatter.string(from: Date(timeIntervalSince1970: noon))
+    }
+
+    /// The dictation as the parent and the child see it.
+    public static func sheet(_ d: StoredDictation, child: Child, zone: CalendarZone) -> DictationSheet {
+        DictationSheet(
+            id: d.id, title: d.title, text: d.text,
+            sites: d.sites.map {
+                TrapSite(skill: $0.skill, start: $0.start, end: $0.end, word: $0.word, choice: $0.choice, alternatives: $0.alternatives)
+            },
+            child: child, moment: d.moment, date: frenchDate(zone.date(of: d.start)))
+    }
+
+    /// A skill state in French, for parents.
+    public static func label(_ state: SkillState) -> String {
+        switch state {
+        case .nonVu: "non vu"
+        case .enCours: "en cours"
+        case .fragile: "fragile"
+        case .maitrise: "maîtrisé"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import DicteeCore
+import Foundation
+import Store
+
+/// Why a job of the application layer could not be done. One enum for the layer; each case
+/// carries its data, and the command-line front end maps each case to one exit status and hint
+/// (the same event gets the same status everywhere).
+///
+/// Messages are lower case, name the file, and never carry calendar text or a child's name.
+public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The state could not be read or written, or refused a step (`StateError` says which).
+    case state(StateError)
+    /// A command that only reads found no state at `path`.
+    case noState(path: String)
+    /// The configuration file is unreadable or invalid (`ConfigError` names the file and key).
+    case config(ConfigError)
+    /// A file could not be written (the audit file, the configuration, a page, the state's
+    /// folder, the lock).
+    case cannotWrite(FileWriteError)
+    /// Another `dictee nightly` holds the lock (`holder`: "pid 123, started …", or empty).
+    case lockHeld(holder: String, lock: String)
+    /// The Lexique 3.83 table was not found where `Lexicon.locate` looks.
+    case lexiconMissing
+    /// The Lexique table or Hunspell's French dictionary could not be loaded.
+    case validatorUnavailable(String)
+    /// No handwritten text passed the validator for `moments` moments that have texts: the
+    /// grammar check itself is failing.
+    case grammarCheckFailing(moments: Int)
+    /// The bundled handwritten library cannot be read (a broken installation).
+    case brokenLibrary
+    /// No child has this first name (the name itself is not repeated).
+    case unknownChild(hasChildren: Bool)
+
+    public var description: String {
+        switch self {
+        case .state(let error): error.description
+        case .noState(let path): "\(path): no state yet"
+        case .config(let error): error.description
+        case .cannotWrite(let error): error.description
+        case .lockHeld(let holder, let lock):
+            "another 'dictee nightly' is running (\(holder.isEmpty ? "holder unknown" : holder)); lock: \(lock)"
+        case .lexiconMissing: "the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)"
+        case .validatorUnavailable(let reason): reason
+        case .grammarCheckFailing(let moments):
+            "no handwritten text passed the validator for \(moments) moment(s) that have texts: "
+                + "the grammar check (Grammalecte) is probably failing"
+        case .brokenLibrary: "the handwritten library cannot be read (a broken installation)"
+        case .unknownChild: "no child with this first name"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Dictation
+import DicteeCore
+import Foundation
+import French
+import PrivacyFilter
+
+/// Builds the validator every text goes through, the one way: the installed Lexique 3.83 table
+/// (`Lexicon.locate`), Hunspell's French dictionary (hunspell-fr-classical) and Grammalecte (one
+/// worker per run), and the forbidden registers of `Whitelists/registers.txt`.
+public enum Validators {
+    /// The validator, or why it cannot be built.
+    /// - Parameters:
+    ///   - environment: where `Lexicon.locate` looks (`DICTEE_LEXICON`, `XDG_DATA_HOME`, `HOME`).
+    ///   - executable: the running binary, whose checkout's `Data/` is searched.
+    ///   - warn: told when Grammalecte is missing (the validator is still built, and fails
+    ///     every text closed).
+    /// - Throws: `HouseholdError.lexiconMissing` or `.validatorUnavailable`.
+    public static func make(environment: [String: String], executable: URL? = Bundle.main.executableURL,
+                            warn: (String) -> Void = { _ in }) throws(HouseholdError) -> Validator {
+        guard let url = Lexicon.locate(environment: environment, executable: executable) else {
+            throw .lexiconMissing
+        }
+        let lexicon: Lexicon
+        do { lexicon = try Lexicon(contentsOf: url) } catch { throw .validatorUnavailable("\(error)") }
+        let spelling: SpellChecker
+        do { spelling = try SpellChecker.french() } catch { throw .validatorUnavailable("\(error)") }
+        let gate: GrammarGate
+        if GrammarChecker.isAvailable() {
+            gate = .checker(GrammarChecker())
+        } else {
+            warn("Grammalecte is not installed (apt-get install grammalecte-cli python3-grammalecte): no text can pass the grammar check")
+            gate = .unavailable("grammalecte-cli n'est pas installé")
+        }
+        return Validator(lexicon: lexicon, spelling: spelling, grammar: gate, registers: Whitelist.bundledRegisters)
+    }
+}
