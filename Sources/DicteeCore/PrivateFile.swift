@@ -61,13 +61,23 @@ public enum PrivateFile {
         }
     }
 
-    /// Appends `data` to the file at `path` (created with mode 0600 when missing), then `fsync`s.
+    /// Appends `data` to the file at `path` (created with mode 0600 when missing, its folder with
+    /// mode 0700), then `fsync`s.
     /// - Throws: `FileWriteError` naming the path; nothing was appended then, or a partial line
     ///   whose end the next reader can detect (the call never claims success for it).
     public static func append(_ path: String, _ data: Data) throws(FileWriteError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw FileWriteError(path: path, reason: "a directory, not a file")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw FileWriteError(path: path, reason: "cannot create the folder \(folder)")
+            }
         }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw FileWriteError(path: path, reason: systemReason()) }
@@ -78,17 +88,29 @@ public enum PrivateFile {
     }
 
     /// Why `path` could not be appended to, or `nil` when it can (checked before anything is
-    /// sent that must be logged first): an existing writable file, or a new file in an existing
-    /// writable folder.
+    /// sent that must be logged first): an existing writable file, or a new file whose folder
+    /// exists and is writable or can be created (`append` creates it).
     public static func appendProblem(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { return "a directory" }
             return FileManager.default.isWritableFile(atPath: path) ? nil : "not writable"
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder) { return "its folder does not exist" }
-        return FileManager.default.isWritableFile(atPath: folder) ? nil : "its folder is not writable"
+        // The nearest folder that exists must be a writable directory.
+        var folder = (path as NSString).deletingLastPathComponent
+        var missing = false
+        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            folder = (folder as NSString).deletingLastPathComponent
+            missing = true
+        }
+        if folder.isEmpty { folder = "." }
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "its folder cannot be created"
+        }
+        guard FileManager.default.isWritableFile(atPath: folder) else {
+            return missing ? "its folder cannot be created" : "its folder is not writable"
+        }
+        return nil
     }
 
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {

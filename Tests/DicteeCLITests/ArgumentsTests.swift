@@ -1,3 +1,4 @@
+import DicteeCore
 import Testing
 @testable import DicteeCLI
 
@@ -35,6 +36,6 @@ struct ArgumentsTests {
         ("nigthly", "nightly", 1), ("events", "events", 0), ("evnets", "events", 1), ("", "abc", 3),
     ])
     func distance(_ a: String, _ b: String, _ d: Int) {
-        #expect(ArgumentParser.editDistance(a, b) == d)
+        #expect(NearestWord.editDistance(a, b) == d)
     }
 }

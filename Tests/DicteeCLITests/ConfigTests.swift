@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import DicteeCore
 @testable import DicteeCLI
+@testable import Household
+import Generation
 
 /// A throwaway folder with a config path inside it (not created) and the environment to use it.
 private struct Sandbox {
@@ -52,21 +54,21 @@ struct ConfigTests {
 
     @Test("path: $DICTEE_CONFIG, else an absolute $XDG_CONFIG_HOME, else ~/.config")
     func path() {
-        #expect(Config.path(context(["DICTEE_CONFIG": "/x/c.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]))
+        #expect(Config.path(environment: ["DICTEE_CONFIG": "/x/c.json", "XDG_CONFIG_HOME": "/xdg", "HOME": "/h"])
                 == "/x/c.json")
-        #expect(Config.path(context(["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"])) == "/xdg/dictee/config.json")
-        #expect(Config.path(context(["XDG_CONFIG_HOME": "relative", "HOME": "/h"])) == "/h/.config/dictee/config.json")
-        #expect(Config.path(context(["DICTEE_CONFIG": "", "HOME": "/h"])) == "/h/.config/dictee/config.json")
+        #expect(Config.path(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]) == "/xdg/dictee/config.json")
+        #expect(Config.path(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/dictee/config.json")
+        #expect(Config.path(environment: ["DICTEE_CONFIG": "", "HOME": "/h"]) == "/h/.config/dictee/config.json")
     }
 
     @Test("egress log: egress_log, else $XDG_DATA_HOME/dictee/egress.log, else ~/.local/share")
     func egressLogPath() {
         var config = Config()
-        #expect(config.egressLogPath(context(["HOME": "/h"])) == "/h/.local/share/dictee/egress.log")
-        #expect(config.egressLogPath(context(["HOME": "/h", "XDG_DATA_HOME": "/d"])) == "/d/dictee/egress.log")
-        #expect(config.egressLogPath(context(["HOME": "/h", "XDG_DATA_HOME": "d"])) == "/h/.local/share/dictee/egress.log")
+        #expect(config.egressLogPath(environment: ["HOME": "/h"]) == "/h/.local/share/dictee/egress.log")
+        #expect(config.egressLogPath(environment: ["HOME": "/h", "XDG_DATA_HOME": "/d"]) == "/d/dictee/egress.log")
+        #expect(config.egressLogPath(environment: ["HOME": "/h", "XDG_DATA_HOME": "d"]) == "/h/.local/share/dictee/egress.log")
         config.egressLog = "/var/log/e.log"
-        #expect(config.egressLogPath(context(["HOME": "/h"])) == "/var/log/e.log")
+        #expect(config.egressLogPath(environment: ["HOME": "/h"]) == "/var/log/e.log")
     }
 
     // MARK: - Reading
@@ -104,7 +106,7 @@ struct ConfigTests {
             python: "/venv/bin/python", timeoutSeconds: 120))
         #expect(config.richerTexts)
         #expect(config.egressLog == "/var/log/egress.log")
-        #expect(config.modelMode == .endpoint("http://127.0.0.1:8080/v1"))
+        #expect(ModelRoute.resolve(config, configPath: "c.json", environment: [:], clock: SystemClock()) == .loopback(ModelEndpoint.loopback("http://127.0.0.1:8080/v1")!))
     }
 
     @Test("invalid JSON: exit 65, the path and the line named")
@@ -293,76 +295,45 @@ struct ConfigTests {
         #expect(help.code == .ok && help.stdout.contains("example:"))
     }
 
-    // MARK: - The loopback rule
+    // MARK: - The model route (the loopback rule itself: OpenAICompatibleModelTests)
 
-    @Test("isLoopback: localhost, 127.0.0.0/8 and [::1] over http(s) only, parsed strictly", arguments: [
-        ("http://127.0.0.1:8080/v1", true),
-        ("http://127.0.0.1/", true),
-        ("https://127.0.0.1:8443/v1", true),
-        ("http://127.1.2.3:8080", true),
-        ("http://127.255.255.255/", true),
-        ("http://localhost:8080/v1", true),
-        ("http://LOCALHOST:8080/v1", true),
-        ("HTTP://127.0.0.1/", true),
-        ("http://[::1]:8080/v1", true),
-        ("http://[::1]/", true),
-        ("http://127.0.0.1.example.com/", false),
-        ("http://localhost.evil.com/", false),
-        ("http://localhost./", false),
-        ("http://127.0.0.1@evil.com/", false),
-        ("http://localhost:8080@evil.com/", false),
-        ("http://user:pw@127.0.0.1/", false),
-        ("http://evil.com#@127.0.0.1/", false),
-        ("http://127.0.0.1:8080\\@evil.com/", false),
-        ("http://127.0.0.1%2eevil.com/", false),
-        ("http://0.0.0.0:8080/", false),
-        ("http://2130706433/", false),
-        ("http://0x7f000001/", false),
-        ("http://0x7f.0.0.1/", false),
-        ("http://127.1/", false),
-        ("http://0127.0.0.1/", false),
-        ("http://127.0.0.256/", false),
-        ("http://128.0.0.1/", false),
-        ("http://10.0.0.1/", false),
-        ("http://192.168.1.10:8080/v1", false),
-        ("https://api.example.com/v1", false),
-        ("http://[::ffff:127.0.0.1]/", false),
-        ("http://[0:0:0:0:0:0:0:1]/", false),
-        ("http://[::1%25lo]/", false),
-        ("ftp://127.0.0.1/", false),
-        ("file:///tmp/socket", false),
-        ("127.0.0.1:8080", false),
-        ("localhost", false),
-        ("http:127.0.0.1", false),
-        ("http:///v1", false),
-        ("http://127.0.0.1 .evil.com/", false),
-        ("", false),
-    ])
-    func loopback(endpoint: String, expected: Bool) {
-        #expect(Config.isLoopback(endpoint) == expected, "\(endpoint)")
-    }
-
-    @Test("endpointIsAllowed: no endpoint, a loopback one, or richer_texts")
-    func allowed() {
+    @Test("the route: library, managed, loopback, remote only with richer_texts and a writable egress log")
+    func route() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let env = box.environment
+        func route(_ config: Config) -> ModelRoute {
+            ModelRoute.resolve(config, configPath: box.config, environment: env, clock: SystemClock())
+        }
         var config = Config()
-        #expect(config.endpointIsAllowed())
+        #expect(route(config) == .library(.noModel))
         config.model = Config.ModelConfig(gguf: "/m.gguf")
-        #expect(config.endpointIsAllowed())
+        #expect(route(config) == .managed(gguf: "/m.gguf"))
         config.model?.endpoint = "http://127.0.0.1:8080/v1"
-        #expect(config.endpointIsAllowed())
+        #expect(route(config) == .loopback(ModelEndpoint.loopback("http://127.0.0.1:8080/v1")!), "the endpoint wins over gguf")
         config.model?.endpoint = "https://api.example.com/v1"
-        #expect(!config.endpointIsAllowed())
+        #expect(route(config) == .refused(.notLoopback(endpoint: "https://api.example.com/v1", configPath: box.config)))
         config.model?.endpoint = "http://127.0.0.1@evil.com/"
-        #expect(!config.endpointIsAllowed())
+        #expect(!route(config).sendsRequests)
         config.richerTexts = true
-        #expect(config.endpointIsAllowed())
+        guard case .remote(let remote) = route(config) else {
+            Issue.record("richer_texts allows a remote endpoint")
+            return
+        }
+        #expect(remote.egressLog?.path == box.folder + "/.local/share/dictee/egress.log")
+        let file = box.folder + "/plain-file"
+        FileManager.default.createFile(atPath: file, contents: Data())
+        config.egressLog = file + "/egress.log"
+        #expect(route(config) == .refused(.egressLogUnwritable(endpoint: "http://127.0.0.1@evil.com/", log: file + "/egress.log",
+                                                               problem: "its folder cannot be created")))
     }
 
     // MARK: - dictee privacy
 
-    static let sendsSentence = "the instructions (French, written by dictee), the child's first name and grade, "
-        + "the target skills, the word and sentence ranges, and the moment's canonical phrase (as listed in the "
-        + "audit file); never a calendar title, place or description"
+    static let sendsSentence = "the instructions (French, written by dictee), the child's first name, the child's gender, "
+        + "the child's grade, the target skills, the trap sites per target skill, the word range, the sentence range, "
+        + "the longest sentence allowed, and the moment's canonical phrase (as listed in the audit file); never a "
+        + "calendar title, place or description"
 
     @Test("privacy: the first line for each configuration", arguments: [
         ("", "nothing leaves this machine: no language model is configured; dictations come from the handwritten library"),

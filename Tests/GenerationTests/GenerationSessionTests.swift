@@ -200,23 +200,6 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         #expect(properties["phrases"]?["maxItems"] as? Int == 12)
         #expect((properties["phrases"]?["items"] as? [String: Any])?["maxLength"] as? Int == DictationAnswer.maximumSentenceLength)
     }
-
-    @Test func theTwoResponseFormatSpellings() throws {
-        let model = OpenAICompatibleModel(endpoint: URL(string: "http://127.0.0.1:1/v1")!, modelName: "m", contextLength: 2048)
-        let request = ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 10)
-        let a = try #require(try JSONSerialization.jsonObject(with: try model.body(request, .jsonObjectWithSchema)) as? [String: Any])
-        let formatA = try #require(a["response_format"] as? [String: Any])
-        #expect(formatA["type"] as? String == "json_object" && formatA["schema"] != nil)
-        let b = try #require(try JSONSerialization.jsonObject(with: try model.body(request, .jsonSchema)) as? [String: Any])
-        let formatB = try #require(b["response_format"] as? [String: Any])
-        #expect(formatB["type"] as? String == "json_schema" && (formatB["json_schema"] as? [String: Any])?["schema"] != nil)
-        #expect((a["messages"] as? [[String: String]])?.map { $0["role"] ?? "" } == ["system", "user"])
-        #expect(a["max_tokens"] as? Int == 10)
-        #expect(model.root.absoluteString == "http://127.0.0.1:1/")
-        // Nothing listens on port 1: unavailable, not a crash.
-        #expect(throws: ModelError.self) { try model.complete(request) }
-        #expect(model.countTokens("Bonjour") == nil)
-    }
 }
 
 /// What the llama-cpp-python server really sends: raw control characters inside strings.
@@ -250,29 +233,5 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         #expect(b.text == "Léa va à la sortie piscine.", "NFC")
         #expect(GenerationSession.draft(DictationAnswer(titre: "   ", phrases: ["Léa nage."]), plan: plan).title == "La sortie piscine")
     }
-
-    @Test func theTokenizerBodyIsLoggedFirstOrNotSent() {
-        final class Log: @unchecked Sendable { var bodies: [Data] = [] }
-        let log = Log()
-        let logging = OpenAICompatibleModel(endpoint: URL(string: "http://127.0.0.1:1/v1")!, modelName: "m", contextLength: 2048,
-                                            beforeSending: { log.bodies.append($0) })
-        _ = logging.countTokens("Bonjour Léa")
-        #expect(!log.bodies.isEmpty && String(decoding: log.bodies[0], as: UTF8.self).contains("Bonjour"))
-        struct Refused: Error {}
-        let refusing = OpenAICompatibleModel(endpoint: URL(string: "http://127.0.0.1:1/v1")!, modelName: "m", contextLength: 2048,
-                                             beforeSending: { _ in throw Refused() })
-        #expect(refusing.countTokens("Bonjour") == nil)
-        #expect(throws: ModelError.self) {
-            try refusing.complete(ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 5))
-        }
-    }
 }
 
-@Suite struct ServerErrorTests {
-    @Test func onlyAShortErrorCodeOfTheServerIsKeptNeverItsMessage() {
-        let echo = Data(#"{"error":{"message":"Tu écris une dictée pour Léa","type":"invalid_request_error","code":"context_length_exceeded"}}"#.utf8)
-        #expect(OpenAICompatibleModel.errorCode(echo) == "context_length_exceeded")
-        #expect(OpenAICompatibleModel.errorCode(Data(#"{"error":{"type":"Léa écrit"}}"#.utf8)) == nil)
-        #expect(OpenAICompatibleModel.errorCode(Data("Internal Server Error".utf8)) == nil)
-    }
-}
