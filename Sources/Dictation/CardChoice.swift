@@ -4,8 +4,8 @@ import Foundation
 /// An approved moment a card could be about: one stored occurrence that passed the privacy filter
 /// (or the parent's label), as its canonical phrase.
 public struct CardMoment: Sendable, Hashable {
-    /// The occurrence key (`ev-…|t:…`), unique per occurrence.
-    public var key: String
+    /// The occurrence, unique per card candidate.
+    public var key: OccurrenceKey
     /// The moment as the text will name it.
     public var moment: MomentPhrase
     /// The occurrence's start (a date for all-day ones).
@@ -14,7 +14,7 @@ public struct CardMoment: Sendable, Hashable {
     /// ordering and for telling the past from the upcoming.
     public var startSeconds: Int64
 
-    public init(key: String, moment: MomentPhrase, start: EventTime, startSeconds: Int64) {
+    public init(key: OccurrenceKey, moment: MomentPhrase, start: EventTime, startSeconds: Int64) {
         self.key = key
         self.moment = moment
         self.start = start
@@ -47,7 +47,7 @@ public enum CardChoice {
     ///   - now: seconds since the epoch.
     ///   - excluded: occurrence keys not to offer again.
     /// - Returns: the ordered candidates (any number; the caller takes the first that can be served).
-    public static func order(_ moments: [CardMoment], child: Child, now: Int64, excluded: Set<String> = []) -> [CardMoment] {
+    public static func order(_ moments: [CardMoment], child: Child, now: Int64, excluded: Set<OccurrenceKey> = []) -> [CardMoment] {
         let own = child.firstName.lowercased()
         let eligible = moments.filter { m in
             !excluded.contains(m.key)

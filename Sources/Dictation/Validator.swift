@@ -181,7 +181,9 @@ public final class Validator: @unchecked Sendable {
         return sections
     }()
 
-    /// Family words that are always "mots donnés" (DOMAIN.md §3: shown before the dictation).
+    /// Family words that are always "mots donnés" (Docs/domain.md §3: shown before the dictation),
+    /// with their plurals: the vocabulary list. Which family words may stand after "chez" in a
+    /// moment is the privacy filter's rule (`PrivacyFilter.familyWords`, each of which is here).
     public static var familyWords: Set<String> { standardGivenWords["famille"] ?? [] }
 
     static let allStandardGivenWords: Set<String> = standardGivenWords.values.reduce(into: Set<String>()) { $0.formUnion($1) }

@@ -22,7 +22,7 @@ enum DeskOptions {
     /// The dictation commands (show, grade): the state, dictation `ID` (the one positional
     /// argument) with its child, and the zone of stored dates.
     static func openDictation(_ arguments: ParsedArguments, _ context: CommandContext, command: String) throws(CommandFailure)
-        -> (store: StateStore, dictation: StoredDictation, child: Child, zone: CalendarZone)
+        -> (store: StateStore, dictation: DictationRecord, child: Child, zone: CalendarZone)
     {
         guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
             throw .usage("\(command) needs one dictation id (a number, as 'dictee pick' prints it)", hint: "dictee \(command) 12")

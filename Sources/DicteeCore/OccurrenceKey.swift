@@ -19,7 +19,10 @@ public struct OccurrenceKey: Hashable, Sendable, Comparable, CustomStringConvert
     }
 
     /// The start alone as stored: `t:SECONDS` or `d:YYYY-MM-DD`.
-    public var startText: String {
+    public var startText: String { Self.startText(start) }
+
+    /// A start as stored: `t:SECONDS` or `d:YYYY-MM-DD`.
+    public static func startText(_ start: EventTime) -> String {
         switch start {
         case .date(let d): "d:\(d)"
         case .instant(let s): "t:\(s)"

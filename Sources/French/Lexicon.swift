@@ -175,10 +175,7 @@ public final class Lexicon: @unchecked Sendable {
             }
         }
         // XDG Base Directory: a relative XDG_DATA_HOME is invalid and ignored.
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
-        let installed = URL(fileURLWithPath: dataHome).appendingPathComponent("dictee")
-            .appendingPathComponent(fileName)
+        let installed = URL(fileURLWithPath: XDGFolder.data.dictee(environment)).appendingPathComponent(fileName)
         return files.fileExists(atPath: installed.path) ? installed : nil
     }
 

@@ -1,33 +1,6 @@
 import DicteeCore
 import Foundation
 
-/// A place in a correct text where a child can make the mistake a skill is about.
-public struct TrapSite: Sendable, Hashable, Codable {
-    /// The skill whose mistake can happen here (DOMAIN.md §1).
-    public var skill: SkillID
-    /// Unicode scalar offsets in the text, half-open (`c'est` spans both tokens).
-    public var start: Int
-    /// End of the site: a Unicode scalar offset, exclusive.
-    public var end: Int
-    /// The word as written (`.`, `!`, `?` for a final mark).
-    public var word: String
-    /// For homophones: the correct choice (the word as written, lower case); `nil` otherwise.
-    public var choice: String?
-    /// For homophones: the wrong choices a child may write instead (`a` → `["à"]`).
-    public var alternatives: [String]
-
-    /// A site of `skill` over the Unicode scalar offsets `start..<end`; `choice` and
-    /// `alternatives` only for homophones (e.g. `choice: "à"`, `alternatives: ["a"]`).
-    public init(skill: SkillID, start: Int, end: Int, word: String, choice: String? = nil, alternatives: [String] = []) {
-        self.skill = skill
-        self.start = start
-        self.end = end
-        self.word = word
-        self.choice = choice
-        self.alternatives = alternatives
-    }
-}
-
 /// Finds the trap sites of the fifteen skills (../shared/DOMAIN.md §1) in a text, following the
 /// definitions of `Docs/trap-sites.md`: deterministic rules over the tokens, Lexique 3.83's
 /// readings (`cgram`, `lemme`, `genre`, `nombre`, `infover`, `phon`) and short context windows.

@@ -24,8 +24,8 @@ public enum Desk {
 
     /// A stored dictation with its child.
     /// - Throws: `HouseholdError.state(.dictation(.unknownDictation))` for an unknown id.
-    public static func dictation(_ id: Int64, _ store: StateStore) throws(HouseholdError) -> (dictation: StoredDictation, child: Child) {
-        let found: StoredDictation?
+    public static func dictation(_ id: Int64, _ store: StateStore) throws(HouseholdError) -> (dictation: DictationRecord, child: Child) {
+        let found: DictationRecord?
         let children: [Child]
         do {
             found = try store.dictation(id: id)
@@ -43,9 +43,7 @@ public enum Desk {
     public static func progress(_ store: StateStore, childID: Int64) throws(HouseholdError) -> [SkillProgress] {
         let history: [SkillExposure]
         do {
-            history = try store.exposures(childID: childID).map {
-                SkillExposure(skill: $0.skill, gradedAt: $0.gradedAt, sites: $0.sites, errors: $0.errors)
-            }
+            history = try store.exposures(childID: childID)
         } catch {
             throw .state(error)
         }
@@ -53,7 +51,7 @@ public enum Desk {
     }
 
     /// What the planner needs from a graded dictation: its aim, density, sites and errors.
-    static func outcome(of d: StoredDictation) -> PlanOutcome {
+    static func outcome(of d: DictationRecord) -> PlanOutcome {
         PlanOutcome(targetWords: d.aimWords, density: d.density, sites: d.sites.count,
                     errors: d.sites.filter { $0.missed == true }.count)
     }
@@ -71,10 +69,10 @@ public enum Desk {
     public struct Situation: Sendable {
         public var child: Child
         public var childID: Int64
-        public var basis: StoredDictation?
+        public var basis: DictationRecord?
         public var candidates: [CardMoment]
-        public var ready: [StoredDictation]
-        public var used: [StoredDictation]
+        public var ready: [DictationRecord]
+        public var used: [DictationRecord]
         public var progress: [SkillProgress]
 
         /// Candidates without a ready text, in card order.
@@ -134,15 +132,11 @@ public enum Desk {
             graded.append(skill)
         }
         let sites = all.filter { graded.contains($0.skill) }
-        var new = NewDictation(
-            childID: s.childID, eventReference: EventReference(String(candidate.key.prefix { $0 != "|" }))!,
-            start: candidate.start, moment: candidate.moment.phrase,
+        var new = DictationRecord(
+            childID: s.childID, eventReference: candidate.key.event, start: candidate.key.start, moment: candidate.moment.phrase,
             title: result.draft.title ?? candidate.moment.capitalized, text: result.draft.text, origin: result.origin,
             targets: plan.targets, aimWords: plan.aimedWords, density: plan.density, plannedAfter: s.basis?.id ?? 0,
-            sites: sites.enumerated().map { k, site in
-                StoredTrapSite(number: k + 1, skill: site.skill, start: site.start, end: site.end, word: site.word,
-                               choice: site.choice, alternatives: site.alternatives)
-            },
+            sites: sites,
             createdAt: createdAt)
         new.attempts = result.attempts.map {
             StoredAttempt(number: $0.number, failedSteps: $0.failedSteps, promptTokens: $0.promptTokens,
@@ -164,7 +158,7 @@ public enum Desk {
     /// - Throws: `HouseholdError.grammarCheckFailing` when texts fit the moments but none passed
     ///   the validator; `.state`; what `makeSession` throws.
     public static func cards(for child: Child, _ store: StateStore, now: Int64, zone: CalendarZone, createdAt: Date,
-                             makeSession: () throws(HouseholdError) -> GenerationSession) throws(HouseholdError) -> [StoredDictation] {
+                             makeSession: () throws(HouseholdError) -> GenerationSession) throws(HouseholdError) -> [DictationRecord] {
         let s = try situation(of: child, store, now: now, zone: zone)
         do {
             let current = try store.cards(childID: s.childID)
@@ -215,7 +209,7 @@ public enum Desk {
     /// What happened when a card was picked.
     public enum PickOutcome: Sendable {
         /// The dictation behind the card is served.
-        case served(StoredDictation)
+        case served(DictationRecord)
         /// The card's moment left the calendar since the deal (deleted, moved, or now
         /// disqualified): the card is set aside and the child chooses again.
         case momentLeft
@@ -248,7 +242,7 @@ public enum Desk {
 
     /// The status a grade needs (`served`): refused early, before the parent types anything.
     /// - Throws: `HouseholdError.state(.dictation(.notServed / .retired / .alreadyGraded))`.
-    public static func checkGradable(_ d: StoredDictation, zone: CalendarZone) throws(HouseholdError) {
+    public static func checkGradable(_ d: DictationRecord, zone: CalendarZone) throws(HouseholdError) {
         switch d.status {
         case .ready: throw .state(.dictation(.notServed(d.id)))
         case .retired: throw .state(.dictation(.retired(d.id)))
@@ -260,7 +254,7 @@ public enum Desk {
     }
 
     /// Grades dictation `d`: the sites the child missed (numbers), at `date`; one transaction.
-    public static func grade(_ d: StoredDictation, child: Child, missed: Set<Int>, _ store: StateStore, at date: Date) throws(HouseholdError) -> GradeOutcome {
+    public static func grade(_ d: DictationRecord, child: Child, missed: Set<Int>, _ store: StateStore, at date: Date) throws(HouseholdError) -> GradeOutcome {
         guard let childID = child.id else { throw .state(.unknownChild) }
         let before = try progress(store, childID: childID)
         do { _ = try store.grade(dictation: d.id, missed: missed, at: date) } catch { throw .state(error) }
@@ -268,7 +262,7 @@ public enum Desk {
     }
 
     /// The library text id of a dictation served from the library (`library:ce1-sport-01`).
-    public static func libraryTextID(_ d: StoredDictation) -> String? {
+    public static func libraryTextID(_ d: DictationRecord) -> String? {
         d.origin.hasPrefix("library:") ? String(d.origin.dropFirst("library:".count)) : nil
     }
 
@@ -283,12 +277,10 @@ public enum Desk {
     }
 
     /// The dictation as the parent and the child see it.
-    public static func sheet(_ d: StoredDictation, child: Child, zone: CalendarZone) -> DictationSheet {
+    public static func sheet(_ d: DictationRecord, child: Child, zone: CalendarZone) -> DictationSheet {
         DictationSheet(
             id: d.id, title: d.title, text: d.text,
-            sites: d.sites.map {
-                TrapSite(skill: $0.skill, start: $0.start, end: $0.end, word: $0.word, choice: $0.choice, alternatives: $0.alternatives)
-            },
+            sites: d.sites,
             child: child, moment: d.moment, date: frenchDate(zone.date(of: d.start)))
     }
 

@@ -8,41 +8,15 @@ public enum DictationStatus: String, Sendable, Hashable, CaseIterable {
     case ready, served, graded, retired
 }
 
-/// One trap site of a stored dictation, numbered for the parent (1, 2, 3... in text order).
-public struct StoredTrapSite: Sendable, Hashable {
-    /// 1-based, the number the parent types when the child got it wrong.
-    public var number: Int
-    public var skill: SkillID
-    /// Unicode scalar offsets in the dictation's text, half-open.
-    public var start: Int
-    public var end: Int
-    /// The word as written.
-    public var word: String
-    /// Homophones: the right word and the wrong ones a child may write.
-    public var choice: String?
-    public var alternatives: [String]
-    /// Set once graded: whether the child got this site wrong; `nil` before grading.
-    public var missed: Bool?
-
-    public init(number: Int, skill: SkillID, start: Int, end: Int, word: String, choice: String? = nil,
-                alternatives: [String] = [], missed: Bool? = nil) {
-        self.number = number
-        self.skill = skill
-        self.start = start
-        self.end = end
-        self.word = word
-        self.choice = choice
-        self.alternatives = alternatives
-        self.missed = missed
-    }
-}
-
-/// A validated dictation to store: the text, what it is about, how it was planned, its sites.
-public struct NewDictation: Sendable, Hashable {
+/// A dictation as the state keeps it: the validated text, what it is about, how it was planned,
+/// its trap sites, and where it is in its life. One type to write (`addDictation`, where `id`,
+/// `status`, `card` and the dates after `createdAt` are ignored) and to read back.
+public struct DictationRecord: Sendable, Hashable {
+    /// The state's id (0 before it is stored).
+    public var id: Int64 = 0
     public var childID: Int64
     /// The occurrence the text is about (an occurrence stored as a moment).
-    public var eventReference: EventReference
-    public var start: EventTime
+    public var occurrence: OccurrenceKey
     /// The canonical phrase of the moment ("la sortie piscine", "l'anniversaire de Tom").
     public var moment: String
     public var title: String
@@ -56,21 +30,27 @@ public struct NewDictation: Sendable, Hashable {
     /// The child's last graded dictation when the plan was made (0: none). A later grading makes
     /// the dictation stale.
     public var plannedAfter: Int64
-    /// Trap sites, numbered 1... in text order (their `missed` is ignored).
-    public var sites: [StoredTrapSite]
-    /// When it was written.
+    public var status: DictationStatus = .ready
+    /// Its place (1...3) in the child's current cards, if dealt.
+    public var card: Int?
+    /// When it was written, served (picked) and graded.
     public var createdAt: Date
-    /// The model's attempts (empty for a library text served without a model).
+    public var servedAt: Date?
+    public var gradedAt: Date?
+    /// Trap sites in text order: site `k` (0-based) is the parent's number `k + 1`; `missed` is
+    /// set once graded (ignored when adding).
+    public var sites: [TrapSite]
+    /// The model's attempts (empty for a library text served without a model). Written with the
+    /// dictation; read back with `attempts(dictationID:)`.
     public var attempts: [StoredAttempt] = []
     /// Which removal unlocked a refusal (`sans_moment`...), if any.
     public var diagnosis: String?
 
     public init(childID: Int64, eventReference: EventReference, start: EventTime, moment: String, title: String,
                 text: String, origin: String, targets: [SkillID], aimWords: Double, density: Double,
-                plannedAfter: Int64, sites: [StoredTrapSite], createdAt: Date) {
+                plannedAfter: Int64, sites: [TrapSite], createdAt: Date) {
         self.childID = childID
-        self.eventReference = eventReference
-        self.start = start
+        self.occurrence = OccurrenceKey(event: eventReference, start: start)
         self.moment = moment
         self.title = title
         self.text = text
@@ -81,6 +61,17 @@ public struct NewDictation: Sendable, Hashable {
         self.plannedAfter = plannedAfter
         self.sites = sites
         self.createdAt = createdAt
+    }
+
+    /// The event the text is about.
+    public var eventReference: EventReference { occurrence.event }
+    /// The occurrence's start.
+    public var start: EventTime { occurrence.start }
+    /// The occurrence key (event and start) the text is about.
+    public var occurrenceKey: OccurrenceKey { occurrence }
+    /// The parent's numbers (1...) of the sites of `skill`.
+    public func siteNumbers(of skill: SkillID) -> [Int] {
+        sites.indices.filter { sites[$0].skill == skill }.map { $0 + 1 }
     }
 }
 
@@ -138,43 +129,6 @@ public struct GenerationStats: Sendable, Hashable {
     }
 }
 
-/// A dictation read back from the state.
-public struct StoredDictation: Sendable, Hashable {
-    public var id: Int64
-    public var childID: Int64
-    public var eventReference: EventReference
-    public var start: EventTime
-    public var moment: String
-    public var title: String
-    public var text: String
-    public var origin: String
-    public var targets: [SkillID]
-    public var aimWords: Double
-    public var density: Double
-    public var plannedAfter: Int64
-    public var status: DictationStatus
-    /// Its place (1...3) in the child's current cards, if dealt.
-    public var card: Int?
-    public var createdAt: Date
-    public var servedAt: Date?
-    public var gradedAt: Date?
-    /// Trap sites by number.
-    public var sites: [StoredTrapSite]
-
-    /// The occurrence key (event and start) the text is about.
-    public var occurrenceKey: String { eventReference.description + "|" + StateStore.startKey(start) }
-}
-
-/// One graded exposure of a skill, as stored: the dictation, when, its sites of that skill and
-/// the errors on them. Skill states are replayed from these (`Dictation.SkillProgress.replay`).
-public struct StoredExposure: Sendable, Hashable {
-    public var dictationID: Int64
-    public var skill: SkillID
-    public var gradedAt: Date
-    public var sites: Int
-    public var errors: Int
-}
-
 /// Refusals of the dictation steps (cards, pick, grade), with what to do next.
 public enum DictationError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownDictation(Int64)
@@ -208,21 +162,21 @@ extension StateStore {
     ///   child and occurrence (written meanwhile by another run: never two).
     /// - Throws: `StateError.store` (e.g. the child does not exist: a foreign key).
     @discardableResult
-    public func addDictation(_ d: NewDictation) throws(StateError) -> Int64 {
+    public func addDictation(_ d: DictationRecord) throws(StateError) -> Int64 {
         try run {
             try db.transaction {
                 // Another run (cards during nightly) may have written a text for this occurrence
                 // meanwhile: keep that one, never two ready texts for one occurrence.
                 if let existing = try db.query("""
                     SELECT id FROM dictations WHERE child_id = ? AND event_ref = ? AND start_key = ? AND status = 'ready'
-                    """, [.integer(d.childID), .text(d.eventReference.description), .text(Self.startKey(d.start))]).first {
+                    """, [.integer(d.childID), .text(d.eventReference.description), .text(OccurrenceKey.startText(d.start))]).first {
                     return try existing.int64("id")
                 }
                 try db.execute("""
                     INSERT INTO dictations (child_id, event_ref, start_key, moment, title, body, origin, targets,
                                             aim_words, density, planned_after, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.integer(d.childID), .text(d.eventReference.description), .text(Self.startKey(d.start)),
+                    """, [.integer(d.childID), .text(d.eventReference.description), .text(OccurrenceKey.startText(d.start)),
                           .text(d.moment), .text(d.title), .text(d.text), .text(d.origin),
                           .text(d.targets.map(\.rawValue).joined(separator: ",")), .real(d.aimWords), .real(d.density),
                           .integer(d.plannedAfter), .integer(Self.seconds(d.createdAt))])
@@ -239,11 +193,11 @@ extension StateStore {
                               .integer(Int64(a.promptTokens)), .integer(Int64(a.completionTokens)), .real(max(0, a.seconds)),
                               .text(a.finishReason), .text(a.removed.joined(separator: ","))])
                 }
-                for site in d.sites {
+                for (k, site) in d.sites.enumerated() {
                     try db.execute("""
                         INSERT INTO trap_sites (dictation_id, number, skill, start_offset, end_offset, word, choice, alternatives)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.integer(id), .integer(Int64(site.number)), .text(site.skill.rawValue),
+                        """, [.integer(id), .integer(Int64(k + 1)), .text(site.skill.rawValue),
                               .integer(Int64(site.start)), .integer(Int64(site.end)), .text(site.word),
                               site.choice.map(SQLValue.text) ?? .null, .text(site.alternatives.joined(separator: ","))])
                 }
@@ -287,7 +241,7 @@ extension StateStore {
     /// cleared (the other texts stay ready for the next deal). One transaction.
     /// - Returns: the served dictation.
     /// - Throws: `DictationError.noCard` (wrapped in `StateError.dictation`) when there is no such card.
-    public func pick(childID: Int64, card number: Int, at date: Date) throws(StateError) -> StoredDictation {
+    public func pick(childID: Int64, card number: Int, at date: Date) throws(StateError) -> DictationRecord {
         let id: Int64 = try run {
             try db.transaction {
                 let dealt = try db.query("SELECT id, card FROM dictations WHERE child_id = ? AND card IS NOT NULL ORDER BY card",
@@ -316,7 +270,7 @@ extension StateStore {
     /// - Throws: `StateError.dictation` with `.unknownDictation`, `.notServed`, `.retired`,
     ///   `.alreadyGraded` (a grade is final) or `.siteOutOfRange`; nothing is stored then.
     @discardableResult
-    public func grade(dictation id: Int64, missed: Set<Int>, at date: Date) throws(StateError) -> [StoredExposure] {
+    public func grade(dictation id: Int64, missed: Set<Int>, at date: Date) throws(StateError) -> [SkillExposure] {
         try run {
             try db.transaction {
                 guard let d = try dictation(id: id) else { throw StateError.dictation(.unknownDictation(id)) }
@@ -332,21 +286,21 @@ extension StateStore {
                     throw StateError.dictation(.siteOutOfRange(bad, count: d.sites.count))
                 }
                 let at = Self.seconds(date)
-                for site in d.sites {
+                for number in 1...max(1, d.sites.count) where number <= d.sites.count {
                     try db.execute("UPDATE trap_sites SET missed = ? WHERE dictation_id = ? AND number = ?",
-                                   [.integer(missed.contains(site.number) ? 1 : 0), .integer(id), .integer(Int64(site.number))])
+                                   [.integer(missed.contains(number) ? 1 : 0), .integer(id), .integer(Int64(number))])
                 }
-                var exposures: [StoredExposure] = []
+                var exposures: [SkillExposure] = []
                 for skill in SkillID.allCases {
-                    let sites = d.sites.filter { $0.skill == skill }
+                    let sites = d.siteNumbers(of: skill)
                     guard !sites.isEmpty else { continue }
-                    let errors = sites.filter { missed.contains($0.number) }.count
+                    let errors = sites.filter { missed.contains($0) }.count
                     try db.execute("""
                         INSERT INTO exposures (dictation_id, skill, child_id, graded_at, sites, errors)
                         VALUES (?, ?, ?, ?, ?, ?)
                         """, [.integer(id), .text(skill.rawValue), .integer(d.childID), .integer(at),
                               .integer(Int64(sites.count)), .integer(Int64(errors))])
-                    exposures.append(StoredExposure(dictationID: id, skill: skill, gradedAt: Date(timeIntervalSince1970: TimeInterval(at)),
+                    exposures.append(SkillExposure(dictationID: id, skill: skill, gradedAt: Date(timeIntervalSince1970: TimeInterval(at)),
                                                     sites: sites.count, errors: errors))
                 }
                 try db.execute("UPDATE dictations SET status = 'graded', graded_at = ? WHERE id = ?", [.integer(at), .integer(id)])
@@ -358,78 +312,78 @@ extension StateStore {
     // MARK: Reading dictations
 
     /// One dictation with its sites, or `nil`.
-    public func dictation(id: Int64) throws(StateError) -> StoredDictation? {
+    public func dictation(id: Int64) throws(StateError) -> DictationRecord? {
         try dictations(where: "d.id = ?", [.integer(id)]).first
     }
 
     /// The child's dictations with one of `statuses` (all when empty), oldest first.
-    public func dictations(childID: Int64, statuses: Set<DictationStatus> = []) throws(StateError) -> [StoredDictation] {
+    public func dictations(childID: Int64, statuses: Set<DictationStatus> = []) throws(StateError) -> [DictationRecord] {
         let all = try dictations(where: "d.child_id = ?", [.integer(childID)])
         return statuses.isEmpty ? all : all.filter { statuses.contains($0.status) }
     }
 
     /// The child's current cards (ready dictations dealt), by card number.
-    public func cards(childID: Int64) throws(StateError) -> [StoredDictation] {
+    public func cards(childID: Int64) throws(StateError) -> [DictationRecord] {
         try dictations(where: "d.child_id = ? AND d.card IS NOT NULL", [.integer(childID)]).sorted { ($0.card ?? 0) < ($1.card ?? 0) }
     }
 
     /// The child's last graded dictation (latest grading, then highest id), or `nil`.
-    public func lastGraded(childID: Int64) throws(StateError) -> StoredDictation? {
+    public func lastGraded(childID: Int64) throws(StateError) -> DictationRecord? {
         try dictations(childID: childID, statuses: [.graded]).max { ($0.gradedAt ?? .distantPast, $0.id) < ($1.gradedAt ?? .distantPast, $1.id) }
     }
 
     /// Every graded exposure of the child, oldest first.
-    public func exposures(childID: Int64) throws(StateError) -> [StoredExposure] {
+    public func exposures(childID: Int64) throws(StateError) -> [SkillExposure] {
         try run {
             try db.query("""
                 SELECT dictation_id, skill, graded_at, sites, errors FROM exposures
                 WHERE child_id = ? ORDER BY graded_at, dictation_id, skill
                 """, [.integer(childID)]).compactMap { row in
                 guard let skill = SkillID(rawValue: try row.string("skill")) else { return nil }
-                return StoredExposure(dictationID: try row.int64("dictation_id"), skill: skill,
+                return SkillExposure(dictationID: try row.int64("dictation_id"), skill: skill,
                                       gradedAt: Date(timeIntervalSince1970: TimeInterval(try row.int64("graded_at"))),
                                       sites: try row.int("sites"), errors: try row.int("errors"))
             }
         }
     }
 
-    private func dictations(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [StoredDictation] {
+    private func dictations(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [DictationRecord] {
         try run {
             let rows = try db.query("""
                 SELECT d.id, d.child_id, d.event_ref, d.start_key, d.moment, d.title, d.body, d.origin, d.targets,
                        d.aim_words, d.density, d.planned_after, d.status, d.card, d.created_at, d.served_at, d.graded_at
                 FROM dictations d WHERE \(condition) ORDER BY d.id
                 """, arguments)
-            var out: [StoredDictation] = []
+            var out: [DictationRecord] = []
             for row in rows {
                 let id = try row.int64("id")
                 guard let event = EventReference(try row.string("event_ref")),
-                      let start = Self.eventTime(startKey: try row.string("start_key")) else { continue }
+                      let start = OccurrenceKey.start(try row.string("start_key")) else { continue }
                 let sites = try db.query("""
                     SELECT number, skill, start_offset, end_offset, word, choice, alternatives, missed
                     FROM trap_sites WHERE dictation_id = ? ORDER BY number
-                    """, [.integer(id)]).compactMap { s -> StoredTrapSite? in
+                    """, [.integer(id)]).compactMap { s -> TrapSite? in
                     guard let skill = SkillID(rawValue: try s.string("skill")) else { return nil }
                     let alternatives = try s.string("alternatives")
-                    return StoredTrapSite(number: try s.int("number"), skill: skill, start: try s.int("start_offset"),
-                                          end: try s.int("end_offset"), word: try s.string("word"),
-                                          choice: try s.optionalString("choice"),
-                                          alternatives: alternatives.isEmpty ? [] : alternatives.split(separator: ",").map(String.init),
-                                          missed: try s.optionalBool("missed"))
+                    return TrapSite(skill: skill, start: try s.int("start_offset"), end: try s.int("end_offset"),
+                                    word: try s.string("word"), choice: try s.optionalString("choice"),
+                                    alternatives: alternatives.isEmpty ? [] : alternatives.split(separator: ",").map(String.init),
+                                    missed: try s.optionalBool("missed"))
                 }
-                out.append(StoredDictation(
-                    id: id, childID: try row.int64("child_id"), eventReference: event, start: start,
+                var record = DictationRecord(
+                    childID: try row.int64("child_id"), eventReference: event, start: start,
                     moment: try row.string("moment"), title: try row.string("title"), text: try row.string("body"),
                     origin: try row.string("origin"),
                     targets: try row.string("targets").split(separator: ",").compactMap { SkillID(rawValue: String($0)) },
                     aimWords: try row.double("aim_words"), density: try row.double("density"),
-                    plannedAfter: try row.int64("planned_after"),
-                    status: DictationStatus(rawValue: try row.string("status")) ?? .retired,
-                    card: try row.optionalInt("card"),
-                    createdAt: Date(timeIntervalSince1970: TimeInterval(try row.int64("created_at"))),
-                    servedAt: try row.optionalInt64("served_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                    gradedAt: try row.optionalInt64("graded_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
-                    sites: sites))
+                    plannedAfter: try row.int64("planned_after"), sites: sites,
+                    createdAt: Date(timeIntervalSince1970: TimeInterval(try row.int64("created_at"))))
+                record.id = id
+                record.status = DictationStatus(rawValue: try row.string("status")) ?? .retired
+                record.card = try row.optionalInt("card")
+                record.servedAt = try row.optionalInt64("served_at").map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                record.gradedAt = try row.optionalInt64("graded_at").map { Date(timeIntervalSince1970: TimeInterval($0)) }
+                out.append(record)
             }
             return out
         }
@@ -488,25 +442,15 @@ extension StateStore {
         }
     }
 
-    /// The occurrence keys (`event|start`) still stored as moments, to set aside dictations
-    /// whose moment left the calendar.
-    public func momentKeys() throws(StateError) -> Set<String> {
+    /// The occurrences still stored as moments, to set aside dictations whose moment left the
+    /// calendar.
+    public func momentKeys() throws(StateError) -> Set<OccurrenceKey> {
         try run {
-            Set(try db.query("SELECT event_ref, start_key FROM occurrences WHERE decision = 'moment'").map {
-                try $0.string("event_ref") + "|" + $0.string("start_key")
+            Set(try db.query("SELECT event_ref, start_key FROM occurrences WHERE decision = 'moment'").compactMap {
+                OccurrenceKey(try $0.string("event_ref") + "|" + $0.string("start_key"))
             })
         }
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
-
-    /// The inverse of `startKey`: `t:1796000000` or `d:2026-11-27`.
-    static func eventTime(startKey key: String) -> EventTime? {
-        if key.hasPrefix("t:"), let s = Int64(key.dropFirst(2)) { return .instant(s) }
-        if key.hasPrefix("d:") {
-            let p = key.dropFirst(2).split(separator: "-").compactMap { Int($0) }
-            if p.count == 3 { return .date(CalendarDate(year: p[0], month: p[1], day: p[2])) }
-        }
-        return nil
-    }
 }

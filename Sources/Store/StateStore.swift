@@ -25,8 +25,8 @@ public struct StoredMoment: Hashable, Sendable {
     public var firstName: String?
     public var rule: String
 
-    /// The occurrence key (`event|start`), as dictations refer to it.
-    public var occurrenceKey: String { eventReference.description + "|" + StateStore.startKey(start) }
+    /// The occurrence, as dictations refer to it.
+    public var occurrenceKey: OccurrenceKey { OccurrenceKey(event: eventReference, start: start) }
 }
 
 /// An event waiting for the parent: every stored occurrence of one unlabeled series or one-off event.
@@ -269,15 +269,15 @@ public final class StateStore {
             \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
             WHERE \(columns.map { "\($0) IS NOT excluded.\($0)" }.joined(separator: " OR "))
             """
-        try db.execute(sql, [.text(event.description), .text(Self.startKey(start))] + columns.map { values[$0]! })
+        try db.execute(sql, [.text(event.description), .text(OccurrenceKey.startText(start))] + columns.map { values[$0]! })
         return db.changes
     }
 
     private static func key(_ d: OccurrenceDecision) -> String {
         switch d {
-        case .moment(let m): return m.eventReference.description + "|" + startKey(m.start)
+        case .moment(let m): return OccurrenceKey(event: m.eventReference, start: m.start).description
         case .disqualified(_, let e, let s, _, _), .unlabeled(let e, let s, _, _):
-            return e.description + "|" + startKey(s)
+            return OccurrenceKey(event: e, start: s).description
         }
     }
 
@@ -313,13 +313,6 @@ public final class StateStore {
             }
         }
         return removed
-    }
-
-    static func startKey(_ t: EventTime) -> String {
-        switch t {
-        case .date(let d): return "d:\(d)"
-        case .instant(let s): return "t:\(s)"
-        }
     }
 
     static func isRule(_ rule: String) -> Bool {
@@ -430,7 +423,7 @@ public final class StateStore {
                     // or already named occurrence of the same series keeps its decision.
                     guard let row = try db.query(
                         "SELECT source_id FROM occurrences WHERE event_ref = ? AND start_key = ? AND decision = 'unlabeled'",
-                        [.text(moment.eventReference.description), .text(Self.startKey(moment.start))]
+                        [.text(moment.eventReference.description), .text(OccurrenceKey.startText(moment.start))]
                     ).first else { continue }
                     _ = try upsert(.moment(moment), sourceID: try row.optionalInt64("source_id"))
                 }

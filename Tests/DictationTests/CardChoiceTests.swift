@@ -1,3 +1,4 @@
+import Foundation
 import DicteeCore
 import Testing
 @testable import Dictation
@@ -15,10 +16,29 @@ import Testing
     static func moment(_ key: String, _ phrase: String, at offset: Int64, friend: String? = nil) -> CardMoment {
         let grammar = PhraseGrammar(gender: .masculine, number: .singular, headNoun: "moment")
         let seconds = now + offset
-        return CardMoment(key: key, moment: MomentPhrase(phrase: phrase, grammar: grammar, friendName: friend), start: .instant(seconds), startSeconds: seconds)
+        return CardMoment(key: Self.key(key), moment: MomentPhrase(phrase: phrase, grammar: grammar, friendName: friend), start: .instant(seconds), startSeconds: seconds)
     }
 
-    static func keys(_ moments: [CardMoment]) -> [String] { moments.map(\.key) }
+    /// The names the tests give occurrences, in their order: a name's key sorts as the name does
+    /// (ties between equal starts go by key), and reads back as the name.
+    static let names = ["a-past", "a-up", "b-past", "c-up", "exactly-30d", "exactly-now", "judo+14", "judo+7", "judo-14",
+                        "judo-40", "judo-7", "just-over-30d", "k", "k1", "k2", "lea", "leane", "musee+3", "musee-2", "noel+3",
+                        "not-a-key", "old", "own", "own-up", "past-1s", "past-2d", "piscine", "piscine-1", "piscine-10", "sam-2",
+                        "tom", "tom+5", "tom-1", "tom-3", "too-old-31d", "u4", "u9", "upcoming-10d", "upcoming-1s",
+                        "upcoming-5d", "verte+4", "z-past"].sorted()
+
+    /// The occurrence key of a test name: ranked for the fixed names, hashed for the random ones.
+    static func key(_ name: String) -> OccurrenceKey {
+        let event = names.firstIndex(of: name).map { EventReference("ev-" + String(format: "%012x", $0))! }
+            ?? EventReference(uid: name)
+        return OccurrenceKey(event: event, start: .instant(0))
+    }
+
+    static func keys(_ moments: [CardMoment]) -> [String] {
+        moments.map { m in names.first { key($0) == m.key } ?? m.key.description }
+    }
+
+    static func set(_ names: [String]) -> Set<OccurrenceKey> { Set(names.map(key)) }
 
     // MARK: - Order
 
@@ -124,9 +144,9 @@ import Testing
             Self.moment("noel+3", "le marché de Noël", at: 3 * d),
             Self.moment("verte+4", "la classe verte", at: 4 * d),
         ]
-        let out = CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["piscine-1", "noel+3", "not-a-key"])
+        let out = CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["piscine-1", "noel+3", "not-a-key"]))
         #expect(Self.keys(out) == ["musee-2", "verte+4"])
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Set(Self.keys(input)))) == [])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Set(input.map(\.key)))) == [])
     }
 
     @Test func anExcludedOccurrenceLetsTheNextOneOfTheSamePhraseThrough() {
@@ -136,8 +156,8 @@ import Testing
             Self.moment("judo-14", "le cours de judo", at: -14 * d),
             Self.moment("judo+7", "le cours de judo", at: 7 * d),
         ]
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["judo-7"])) == ["judo-14"])
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: ["judo-7", "judo-14"])) == ["judo+7"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["judo-7"]))) == ["judo-14"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["judo-7", "judo-14"]))) == ["judo+7"])
     }
 
     @Test func theChildsOwnBirthdayIsLeftOutAFriendsIsKept() {

@@ -43,7 +43,7 @@ import Testing
         var states = Dictionary(uniqueKeysWithValues: SkillID.allCases.map { ($0, "non_vu") })
         var lastClean: [SkillID: Bool] = [:]
         var fragileSince: [SkillID: Int] = [:]
-        var previous: StoredDictation?
+        var previous: DictationRecord?
         var sawFragile = false
         for (round, grading) in rounds.enumerated() {
             // One grading per evening, as a family would: "since" tells the longest fragile.
@@ -77,18 +77,18 @@ import Testing
             #expect(pick.code == .ok && pick.stdout == "\(card.id)\n")
             let missed: Set<Int>
             switch grading {
-            case .all: missed = Set(card.sites.map(\.number))
+            case .all: missed = Set(card.sites.indices.map { $0 + 1 })
             case .none: missed = []
             case .mastered:
-                let mastered = Set(card.sites.map(\.number).filter { n in states[card.sites[n - 1].skill] == "maitrise" })
-                missed = mastered.isEmpty ? Set(card.sites.prefix(max(1, card.sites.count / 5)).map(\.number)) : mastered
+                let mastered = Set(card.sites.indices.map { $0 + 1 }.filter { n in states[card.sites[n - 1].skill] == "maitrise" })
+                missed = mastered.isEmpty ? Set((0..<max(1, card.sites.count / 5)).map { $0 + 1 }.filter { $0 <= card.sites.count }) : mastered
             }
             let grade = runDictee(["--state", state, "grade", String(card.id), "--missed",
                                    missed.isEmpty ? "none" : missed.sorted().map(String.init).joined(separator: ",")] + now)
             #expect(grade.code == .ok, "round \(round): \(grade.stderr)")
             // The expected states, replayed here.
             for skill in Set(card.sites.map(\.skill)) {
-                let clean = card.sites.filter { $0.skill == skill }.allSatisfy { !missed.contains($0.number) }
+                let clean = card.siteNumbers(of: skill).allSatisfy { !missed.contains($0) }
                 let before = states[skill]!
                 let after = Self.next(before, clean: clean, previousClean: lastClean[skill])
                 if after == "fragile", before != "fragile" { fragileSince[skill] = round }

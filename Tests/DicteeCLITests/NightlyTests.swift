@@ -25,7 +25,7 @@ import Testing
         let store = try StateStore(path: state)
         var out: [Int64: [String]] = [:]
         for child in try store.children() {
-            let keys = try store.dictations(childID: child.id!, statuses: [.ready]).map(\.occurrenceKey)
+            let keys = try store.dictations(childID: child.id!, statuses: [.ready]).map(\.occurrenceKey.description)
             #expect(Set(keys).count == keys.count, "no two ready texts for one occurrence")
             out[child.id!] = keys.sorted()
         }

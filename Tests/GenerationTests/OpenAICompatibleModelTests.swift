@@ -57,7 +57,7 @@ import Testing
         let endpoint = ModelEndpoint.remote("http://127.0.0.1:1/v1", egressLog: log)!
         let model = OpenAICompatibleModel(endpoint: endpoint, modelName: "m", contextLength: 2048)
         #expect(model.countTokens("Bonjour") == nil)
-        #expect(throws: ModelError.notAllowed("the egress log cannot be written: \(log.path): cannot write (cannot create the folder \(file))")) {
+        #expect(throws: ModelError.notAllowed("the egress log cannot be written: \(log.path): cannot write (not a directory)")) {
             try model.complete(ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 5))
         }
     }

@@ -14,11 +14,11 @@ struct DictationStoreTests {
     static let text = "Léa est allée à la piscine. Elle a nagé et elle est contente."
     /// Three numbered sites, two skills: `est` and `et` (homophones et/est), `allée` (pp with être).
     static let sites = [
-        StoredTrapSite(number: 1, skill: .homophonesEtEst, start: 4, end: 7, word: "est", choice: "est",
-                       alternatives: ["et", "ai"]),
-        StoredTrapSite(number: 2, skill: .accordPPEtre, start: 8, end: 13, word: "allée"),
-        StoredTrapSite(number: 3, skill: .homophonesEtEst, start: 40, end: 42, word: "et", choice: "et",
-                       alternatives: ["est"]),
+        TrapSite(skill: .homophonesEtEst, start: 4, end: 7, word: "est", choice: "est",
+                 alternatives: ["et", "ai"]),
+        TrapSite(skill: .accordPPEtre, start: 8, end: 13, word: "allée"),
+        TrapSite(skill: .homophonesEtEst, start: 40, end: 42, word: "et", choice: "et",
+                 alternatives: ["est"]),
     ]
     static let created = Date(timeIntervalSince1970: 1_796_000_000.75)
 
@@ -40,8 +40,8 @@ struct DictationStoreTests {
     }
 
     func newDictation(child: Int64, event n: Int = 0x0123456789ab, start: EventTime = .instant(1_796_500_000),
-                      sites: [StoredTrapSite] = sites, aimWords: Double = 12, createdAt: Date = created) throws -> NewDictation {
-        NewDictation(childID: child, eventReference: try reference(n), start: start, moment: "la sortie piscine",
+                      sites: [TrapSite] = sites, aimWords: Double = 12, createdAt: Date = created) throws -> DictationRecord {
+        DictationRecord(childID: child, eventReference: try reference(n), start: start, moment: "la sortie piscine",
                      title: "La sortie piscine", text: Self.text, origin: "library:ce2-piscine-01",
                      targets: [.homophonesEtEst, .accordPPEtre], aimWords: aimWords, density: 0.5,
                      plannedAfter: 0, sites: sites, createdAt: createdAt)
@@ -49,7 +49,7 @@ struct DictationStoreTests {
 
     /// Deals `id` alone and picks it.
     @discardableResult
-    func serve(_ store: StateStore, child: Int64, _ id: Int64, at seconds: TimeInterval = 1_796_050_000) throws -> StoredDictation {
+    func serve(_ store: StateStore, child: Int64, _ id: Int64, at seconds: TimeInterval = 1_796_050_000) throws -> DictationRecord {
         try store.deal(childID: child, [id])
         return try store.pick(childID: child, card: 1, at: Date(timeIntervalSince1970: seconds))
     }
@@ -96,18 +96,19 @@ struct DictationStoreTests {
                                                             start: .date(CalendarDate(year: 2026, month: 12, day: 2)),
                                                             sites: []))
 
-        let expected = StoredDictation(
-            id: id, childID: child, eventReference: try reference(0x0123456789ab), start: .instant(1_796_500_000),
+        var expected = DictationRecord(
+            childID: child, eventReference: try reference(0x0123456789ab), start: .instant(1_796_500_000),
             moment: "la sortie piscine", title: "La sortie piscine", text: Self.text, origin: "library:ce2-piscine-01",
             targets: [.homophonesEtEst, .accordPPEtre], aimWords: 12, density: 0.5, plannedAfter: 0,
-            status: .ready, card: nil, createdAt: Date(timeIntervalSince1970: 1_796_000_000),
-            servedAt: nil, gradedAt: nil, sites: Self.sites)
+            sites: Self.sites, createdAt: Date(timeIntervalSince1970: 1_796_000_000))
+        expected.id = id
         let read = try #require(try store.dictation(id: id))
         #expect(read == expected)
-        #expect(read.sites.map(\.number) == [1, 2, 3])
+        #expect(read.siteNumbers(of: .homophonesEtEst) == [1, 3] && read.siteNumbers(of: .accordPPEtre) == [2])
         #expect(read.sites.allSatisfy { $0.missed == nil })
         #expect(read.sites[1].choice == nil && read.sites[1].alternatives.isEmpty)
-        #expect(read.occurrenceKey == "ev-0123456789ab|t:1796500000")
+        #expect(read.occurrenceKey.description == "ev-0123456789ab|t:1796500000")
+        #expect(OccurrenceKey("ev-0123456789ab|t:1796500000") == read.occurrenceKey)
 
         let second = try #require(try store.dictation(id: dated))
         #expect(second.start == .date(CalendarDate(year: 2026, month: 12, day: 2)))
@@ -252,12 +253,12 @@ struct DictationStoreTests {
 
         let earlyWhole = Date(timeIntervalSince1970: 1_796_100_000)
         #expect(secondExposures == [
-            StoredExposure(dictationID: second, skill: .homophonesEtEst, gradedAt: earlyWhole, sites: 2, errors: 0),
-            StoredExposure(dictationID: second, skill: .accordPPEtre, gradedAt: earlyWhole, sites: 1, errors: 0),
+            SkillExposure(dictationID: second, skill: .homophonesEtEst, gradedAt: earlyWhole, sites: 2, errors: 0),
+            SkillExposure(dictationID: second, skill: .accordPPEtre, gradedAt: earlyWhole, sites: 1, errors: 0),
         ])
         #expect(firstExposures == [
-            StoredExposure(dictationID: first, skill: .homophonesEtEst, gradedAt: late, sites: 2, errors: 1),
-            StoredExposure(dictationID: first, skill: .accordPPEtre, gradedAt: late, sites: 1, errors: 0),
+            SkillExposure(dictationID: first, skill: .homophonesEtEst, gradedAt: late, sites: 2, errors: 1),
+            SkillExposure(dictationID: first, skill: .accordPPEtre, gradedAt: late, sites: 1, errors: 0),
         ])
 
         let graded = try #require(try store.dictation(id: first))
@@ -511,7 +512,7 @@ struct DictationStoreTests {
         #expect(try store.dictations(childID: child).isEmpty)
         #expect(try store.dictations(childID: 999).isEmpty)
         let text = try store.dump()
-        #expect(!text.contains("dictations: ") && !text.contains("trap_sites: "))
+        #expect(!text.contains("dictations: ") && !text.contains("trap_sites: ") && !text.contains("attempts: "))
     }
 
     // MARK: 8. Migration
@@ -546,14 +547,16 @@ struct DictationStoreTests {
 
     // MARK: 9. One transaction
 
-    @Test("two sites with the same number fail with StateError.store and leave no dictation behind")
-    func duplicateSiteNumber() throws {
+    @Test("two attempts with the same number fail with StateError.store and leave no dictation behind")
+    func duplicateAttemptNumber() throws {
         let (store, dir) = try temporaryStore()
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = try addChild(store)
-        var sites = Self.sites
-        sites[2].number = 2
-        let error = #expect(throws: StateError.self) { try store.addDictation(try newDictation(child: child, sites: sites)) }
+        var d = try newDictation(child: child)
+        let attempt = StoredAttempt(number: 1, failedSteps: ["format"], promptTokens: 1, completionTokens: 1, seconds: 0.1,
+                                    finishReason: "stop", removed: [])
+        d.attempts = [attempt, attempt]
+        let error = #expect(throws: StateError.self) { try store.addDictation(d) }
         guard case .store(.sqlite(_, let code, _, _))? = error else {
             Issue.record("expected .store(.sqlite), got \(String(describing: error))")
             return
@@ -562,7 +565,7 @@ struct DictationStoreTests {
         #expect(error?.description.contains(Self.firstName) == false)  // values are never quoted
         #expect(try store.dictations(childID: child).isEmpty)
         let text = try store.dump()
-        #expect(!text.contains("dictations: ") && !text.contains("trap_sites: "))
+        #expect(!text.contains("dictations: ") && !text.contains("trap_sites: ") && !text.contains("attempts: "))
         #expect(!store.db.isInTransaction)
         // The store is usable afterwards.
         let id = try store.addDictation(try newDictation(child: child))

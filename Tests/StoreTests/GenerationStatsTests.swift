@@ -5,8 +5,8 @@ import Testing
 
 /// Schema v4: the attempts of each dictation and the model's record (`dictee stats`).
 @Suite struct GenerationStatsTests {
-    func dictation(_ child: Int64, origin: String, attempts: [[String]], k: Int) -> NewDictation {
-        var d = NewDictation(childID: child, eventReference: EventReference("ev-0123456789a\(k)")!, start: .instant(1_796_000_000 + Int64(k)),
+    func dictation(_ child: Int64, origin: String, attempts: [[String]], k: Int) -> DictationRecord {
+        var d = DictationRecord(childID: child, eventReference: EventReference("ev-0123456789a\(k)")!, start: .instant(1_796_000_000 + Int64(k)),
                              moment: "la sortie piscine", title: "La sortie piscine", text: "Léa nage.", origin: origin,
                              targets: [.homophonesAA], aimWords: 30, density: 1, plannedAfter: 0, sites: [],
                              createdAt: Date(timeIntervalSince1970: 1_796_000_000))

@@ -148,7 +148,7 @@ extension Dictee {
                     let prefix = p.phrase + join
                     guard wanted.lowercased().hasPrefix(prefix.lowercased()) else { continue }
                     let friend = String(wanted.dropFirst(prefix.count))
-                    if PrivacyFilter().acceptsName(friend) || Validator.familyWords.contains(friend.lowercased()) {
+                    if PrivacyFilter().acceptsName(friend) || PrivacyFilter.familyWords.contains(friend.lowercased()) {
                         return MomentPhrase(phrase: p.phrase + join + friend, grammar: p.grammar, friendName: friend)
                     }
                 }

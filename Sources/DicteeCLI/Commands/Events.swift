@@ -102,9 +102,7 @@ extension Dictee {
             let start = zone.iso8601(o.start)
             let end = zone.iso8601(o.end)
             let kind = o.isRecurring ? "recurring" : "one-off  "
-            let title = String(o.summary.unicodeScalars.map {
-                $0.properties.generalCategory == .control ? " " : Character($0)
-            })
+            let title = TerminalText.sanitized(o.summary)
             let pad = o.isAllDay ? String(repeating: " ", count: 15) : ""
             return "\(start)\(pad)  \(end)\(pad)  \(kind)  \(title)"
         }

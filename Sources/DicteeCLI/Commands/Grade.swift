@@ -72,7 +72,7 @@ extension Dictee {
             }
             output.line("graded dictation \(id):")
             for skill in SkillID.allCases {
-                let numbers = dictation.sites.filter { $0.skill == skill }.map(\.number)
+                let numbers = dictation.siteNumbers(of: skill)
                 guard !numbers.isEmpty,
                       let b = outcome.before.first(where: { $0.skill == skill }), let a = outcome.after.first(where: { $0.skill == skill }) else { continue }
                 let wrong = numbers.filter { missed?.contains($0) == true }

@@ -96,23 +96,12 @@ extension Dictee {
         /// Re-reads the suggestion's source file for the terminal only (nothing is stored).
         static func title(of suggestion: Suggestion, zone: CalendarZone) -> String? {
             guard let path = suggestion.sourcePath, let first = suggestion.occurrences.first else { return nil }
-            let instant: Int64
-            switch first.start {
-            case .instant(let s): instant = s
-            case .date(let d): instant = zone.instant(year: d.year, month: d.month, day: d.day)
-            }
+            let instant = zone.seconds(of: first.start)
             let reader = CalendarReader(zone: zone, window: .around(nowSeconds: instant, zone: zone))
             let result = StandardError.silenced { reader.read(paths: [path]) }
             // Titles may come from other people's invitations: no control or invisible character
             // (terminal escapes, bidirectional overrides) reaches the terminal.
-            return result.occurrences.first { $0.eventReference == suggestion.eventReference }.map { o in
-                String(String.UnicodeScalarView(o.summary.unicodeScalars.map { s in
-                    switch s.properties.generalCategory {
-                    case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse: return " "
-                    default: return s
-                    }
-                }))
-            }
+            return result.occurrences.first { $0.eventReference == suggestion.eventReference }.map { TerminalText.sanitized($0.summary) }
         }
     }
 }
