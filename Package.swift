@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 //
 // dictee: French dictations from a family's own calendar, entirely on the family's machine.
-// Module layout and import rules: ../shared/ARCHITECTURE.md (each C module is imported by exactly
+// Module layout and import rules: Docs/architecture.md (each C module is imported by exactly
 // one target, with `internal import`; no C type crosses a public API).
 import PackageDescription
 
