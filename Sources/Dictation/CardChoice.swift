@@ -22,7 +22,7 @@ public struct CardMoment: Sendable, Hashable {
     }
 }
 
-/// Which moments the cards offer, in which order (issue 5; README "Cards"): the recent past first
+/// Which moments the cards offer, in which order (Docs/domain.md §8; README "dictee cards"): the recent past first
 /// (the most recent first), then the upcoming ones (the soonest first); never two cards for the
 /// same moment.
 public enum CardChoice {

@@ -1,7 +1,7 @@
 import DicteeCore
 import French
 
-/// The tenses a dictation may use, by grade (../shared/DOMAIN.md §2, from the 2008/2015
+/// The tenses a dictation may use, by grade (Docs/domain.md §2, from the 2008/2015
 /// programmes and class plans; proposed defaults).
 public enum SchoolTense: String, CaseIterable, Sendable, Hashable {
     case present = "présent"
@@ -27,23 +27,23 @@ public enum SchoolTense: String, CaseIterable, Sendable, Hashable {
     }
 }
 
-/// What DOMAIN.md §2 proposes for a grade: tenses, length, sentence sizes, and the vocabulary band.
+/// What Docs/domain.md §2 proposes for a grade: tenses, length, sentence sizes, and the vocabulary band.
 public struct GradeNorms: Sendable, Hashable {
     /// The grade these norms are for.
     public var grade: Grade
-    /// Total words (DOMAIN.md word count: elided forms count, hyphenated words once).
+    /// Total words (the word count of Docs/domain.md §2: elided forms count, hyphenated words once).
     public var words: ClosedRange<Int>
-    /// Number of sentences, e.g. 4...6 in CE2 (DOMAIN.md §2).
+    /// Number of sentences, e.g. 4...6 in CE2 (Docs/domain.md §2).
     public var sentences: ClosedRange<Int>
     /// The longest sentence allowed, in words.
     public var maxWordsPerSentence: Int
-    /// The tenses taught by this grade, cumulative (CP: présent only; DOMAIN.md §2).
+    /// The tenses taught by this grade, cumulative (CP: présent only; Docs/domain.md §2).
     public var tenses: Set<SchoolTense>
     /// CP only: finite verbs must be être, avoir, aller or a first-group (-er) verb.
     public var restrictsVerbsToFirstGroup: Bool
     /// The lowest lemma frequency (occurrences per million words, Lexique 3.83, max of books and
     /// films) of a word that is not a "mot donné". A proposal standing in for Manulex and the
-    /// Dubois-Buyse scale, which no package here ships (DOMAIN.md §3): CP 10, CE1 5, CE2 3, CM1 2,
+    /// Dubois-Buyse scale, which no package here ships (Docs/domain.md §3): CP 10, CE1 5, CE2 3, CM1 2,
     /// CM2 1.5. Adult corpora underrate children's words (toboggan 1.7, trottinette 0.8), hence
     /// the "mots de l'enfance" of `Resources/mots-donnes.txt`, allowed at every grade.
     public var minimumLemmaFrequency: Float
@@ -51,7 +51,7 @@ public struct GradeNorms: Sendable, Hashable {
     /// The norms of `grade`.
     /// - Parameters:
     ///   - grade: CP to CM2.
-    /// - Returns: DOMAIN.md §2's table row for `grade` (e.g. CE2: 40...65 words, 4...6 sentences,
+    /// - Returns: Docs/domain.md §2's table row for `grade` (e.g. CE2: 40...65 words, 4...6 sentences,
     ///   at most 14 words per sentence) and its frequency band.
     public static func of(_ grade: Grade) -> GradeNorms {
         switch grade {
@@ -78,7 +78,7 @@ public struct GradeNorms: Sendable, Hashable {
         }
     }
 
-    /// DOMAIN.md §2: no generated text has more than 12 sentences, whatever the grade.
+    /// Docs/domain.md §2: no generated text has more than 12 sentences, whatever the grade.
     public static let sentenceCap = 12
 }
 
@@ -115,7 +115,7 @@ public struct DictationPlan: Sendable, Hashable {
     /// The child's grade.
     public var grade: Grade { child.grade }
 
-    /// A plan with the grade's defaults (DOMAIN.md §2): the whole word and sentence ranges, the
+    /// A plan with the grade's defaults (Docs/domain.md §2): the whole word and sentence ranges, the
     /// grade's longest sentence, 2 trap sites per target.
     /// - Parameters:
     ///   - child: the child the text is for.
@@ -134,7 +134,7 @@ public struct DictationPlan: Sendable, Hashable {
     ///   - child: the child the text is for.
     ///   - moment: the moment the text is about.
     ///   - targets: the skills to practise.
-    ///   - words: total words wanted (DOMAIN.md §2 word count).
+    ///   - words: total words wanted (Docs/domain.md §2 word count).
     ///   - sentences: sentences wanted; both bounds are capped at `GradeNorms.sentenceCap` (12).
     ///   - maxWordsPerSentence: the longest sentence allowed, in words.
     ///   - sitesPerTarget: trap sites required per target skill.

@@ -5,7 +5,7 @@ import French
 /// One dictation as the parent and the child see it: the text to read aloud with its trap sites
 /// marked and numbered, a clean copy for the correction, and a printable A4 page.
 ///
-/// There is deliberately no total anywhere (DOMAIN.md §1: no score): the parent gets the marks and
+/// There is deliberately no total anywhere (Docs/domain.md §1: no score): the parent gets the marks and
 /// the numbered list of what to look at, never a count of errors over sites, a fraction or a
 /// percentage.
 ///

@@ -4,7 +4,7 @@ import Foundation
 /// Why the handwritten library could not be read or a text could not be rendered.
 ///
 /// Messages are lower case and name the file and line (`ce2.txt:14: ...`); they never contain a
-/// child's name or a moment phrase (STYLE.md, errors and diagnostics).
+/// child's name or a moment phrase (Docs/style.md, Errors and diagnostics).
 public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `skills:` names an id that is not a ``SkillID``.
     case unknownSkill(String, file: String, line: Int)
@@ -72,14 +72,14 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
 /// One handwritten dictation of the fallback library: a template in which the child's name,
 /// the child's gender agreements and the moment are marks (`Docs/library-format.md`).
 ///
-/// Served when the language model fails (STYLE.md, guided generation: after 5 attempts). Each
+/// Served when the language model fails (Docs/style.md, Guided generation: after 5 attempts). Each
 /// text is written for one grade, trains the skills it lists (at least 3 trap sites each per
 /// `Docs/trap-sites.md`, for every rendering), and makes sense with every moment phrase of its
 /// kinds (`moment-kinds.tsv`).
 public struct LibraryText: Sendable, Hashable {
     /// Stable id, e.g. `ce2-sortie-01`.
     public let id: String
-    /// The grade the text is written for (length, tenses, vocabulary of DOMAIN.md §2-3).
+    /// The grade the text is written for (length, tenses, vocabulary of Docs/domain.md §2-3).
     public let grade: Grade
     /// The skills the text trains, in the order written.
     public let skills: [SkillID]

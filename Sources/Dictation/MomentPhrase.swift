@@ -3,7 +3,7 @@ import French
 
 /// A moment as a dictation talks about it: its canonical French noun phrase with its article
 /// ("la sortie piscine", "le cours de judo", "l'anniversaire de Tom", "les vacances") and the
-/// grammar needed to combine it with prepositions (../shared/DOMAIN.md §6).
+/// grammar needed to combine it with prepositions (Docs/domain.md §6).
 ///
 /// Shared by the handwritten library's renderer (`LibraryText`) and the validator's `moment` step.
 public struct MomentPhrase: Sendable, Hashable {

@@ -24,13 +24,13 @@ public struct PlanOutcome: Sendable, Hashable, Codable {
     public var errorRate: Double { sites == 0 ? 0 : Double(errors) / Double(sites) }
 }
 
-/// Plans the next dictation of a child without a single setting (issue 5; README "Planner"):
+/// Plans the next dictation of a child without a single setting (Docs/domain.md §7; README "The planner"):
 ///
 /// - **Targets** (at most 3): the `fragile` skills first, the longest fragile first; then the
 ///   `non_vu` skills taught at or below the child's grade (earliest grade first, then the
-///   DOMAIN.md order); then the `en_cours` skills, the longest without exposure first. `maitrise`
+///   Docs/domain.md §1 order); then the `en_cours` skills, the longest without exposure first. `maitrise`
 ///   skills are not targeted.
-/// - **Length**: the first text aims at the middle of the grade's word range (DOMAIN.md §2); then
+/// - **Length**: the first text aims at the middle of the grade's word range (Docs/domain.md §2); then
 ///   an error rate on the last dictation's trap sites under 10% makes the next one 10% longer,
 ///   over 30% 10% shorter, always inside the grade's range. The plan's word range is the aim ±10%.
 /// - **Density** (trap sites per sentence, all targets together) follows the same rule, from 1.0,
@@ -39,7 +39,7 @@ public struct PlanOutcome: Sendable, Hashable, Codable {
 public enum Planner {
     /// The rule's thresholds and step (proportions).
     public static let easy = 0.10, hard = 0.30, step = 0.10
-    /// The most target skills a plan has (issue 5).
+    /// The most target skills a plan has (Docs/domain.md §7-8).
     public static let maximumTargets = 3
     /// Density bounds, trap sites per sentence.
     public static let densityRange = 0.5...2.5

@@ -18,7 +18,7 @@ public struct SkillProgress: Sendable, Hashable {
         self.lastExposure = lastExposure
     }
 
-    /// The state after one more graded exposure of this skill (issue 5's transitions; README
+    /// The state after one more graded exposure of this skill (the transitions of Docs/domain.md §7; README
     /// "Skill states"):
     /// - no error on any of its trap sites: `non_vu` → `en_cours`; `en_cours` → `maitrise` when the
     ///   previous graded exposure of the skill also had no error; `fragile` → `en_cours`;

@@ -2,7 +2,7 @@
 // thread (Scripts/bench-validate pins it to one core). Grammalecte is excluded from the main
 // figure and measured separately, per batch, because it runs as a child process.
 //
-// Baseline: the target, 2,000 texts per second without Grammalecte.
+// Baseline: the target of README "Validator benchmark", 2,000 texts per second without Grammalecte.
 import Dictation
 import DicteeCore
 import Foundation

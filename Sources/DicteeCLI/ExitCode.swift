@@ -1,4 +1,4 @@
-/// Process exit statuses, in the sysexits style (STYLE.md).
+/// Process exit statuses, in the sysexits style (Docs/style.md, Command-line tool).
 public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }

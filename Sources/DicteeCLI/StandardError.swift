@@ -10,7 +10,7 @@ enum StandardError {
     nonisolated(unsafe) static var silencesLibraries = false
 
     /// Runs `body` with file descriptor 2 pointed at /dev/null, then restores it. Only the CLI
-    /// calls this (ARCHITECTURE.md rule 3: only DicteeCLI touches stderr), around library calls
+    /// calls this (Docs/architecture.md rule 3: only DicteeCLI touches stderr), around library calls
     /// that report every problem through their results. Calls may overlap (tests run commands in
     /// parallel): the first one redirects, the last one restores.
     static func silenced<T>(_ body: () -> T) -> T {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// French primary school grades, CP (age 6) to CM2 (age 10-11). ../shared/DOMAIN.md.
+/// French primary school grades, CP (age 6) to CM2 (age 10-11). Docs/domain.md.
 public enum Grade: String, CaseIterable, Codable, Hashable, Sendable, Comparable {
     case cp = "CP", ce1 = "CE1", ce2 = "CE2", cm1 = "CM1", cm2 = "CM2"
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where "now" comes from. Injected everywhere time matters so that tests pin it
-/// (ARCHITECTURE.md rule 4).
+/// (Docs/architecture.md rule 4).
 public protocol Clock: Sendable {
     /// The current instant.
     var now: Date { get }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One problem found while processing a batch (a calendar, a queue, a run). A batch never stops at
-/// the first bad item: each bad item becomes a diagnostic and the run goes on (STYLE.md).
+/// the first bad item: each bad item becomes a diagnostic and the run goes on (Docs/style.md, Errors and diagnostics).
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How bad it is.
     public enum Severity: String, Hashable, Sendable {

@@ -5,7 +5,7 @@ import Foundation
 /// by the SplitMix64 finalizer, prefixed by `ev-`. 48 bits keep collisions negligible for a family calendar (about 1 in 200 for a
 /// 50,000-event file), while staying short enough to read.
 ///
-/// STYLE.md: never put calendar text or a child's name in an error or a log line; refer to an event
+/// Docs/style.md, Errors and diagnostics: never put calendar text or a child's name in an error or a log line; refer to an event
 /// by a short hash of its UID. A UID is not secret, but some exporters build it from the title.
 public struct EventReference: Hashable, Sendable, CustomStringConvertible {
     /// `ev-` followed by 12 lowercase hexadecimal digits.

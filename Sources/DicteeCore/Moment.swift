@@ -1,7 +1,7 @@
 import Foundation
 
 /// Gender and number of a canonical phrase's head noun, for contractions and agreements
-/// (à + le = au, de + les = des; DOMAIN.md section 6).
+/// (à + le = au, de + les = des; Docs/domain.md §6).
 public struct PhraseGrammar: Hashable, Sendable, Codable {
     public enum Number: String, Hashable, Sendable, Codable { case singular = "s", plural = "p" }
     /// Gender of the head noun.
@@ -22,7 +22,7 @@ public struct PhraseGrammar: Hashable, Sendable, Codable {
 ///
 /// This is the only form in which a calendar event may reach the database, the audit file or a
 /// model. Only `PrivacyFilter` creates one: its initializer is behind `@_spi(PrivacyFilter)`, and a
-/// test checks that no other module imports that SPI (ARCHITECTURE.md, privacy boundary).
+/// test checks that no other module imports that SPI (Docs/architecture.md, privacy boundary).
 public struct Moment: Hashable, Sendable {
     /// The full phrase with its article and the name, elided where French elides:
     /// "l'anniversaire d'Anaïs", "la sortie piscine", "les vacances chez mamie".

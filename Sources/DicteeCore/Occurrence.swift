@@ -23,7 +23,7 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 /// One occurrence of a calendar event inside the read window, as `Ingest` produces it.
 ///
 /// - Warning: `summary`, `location` and `eventDescription` are the family's raw calendar text. They
-///   live in memory only, inside `Ingest` and `PrivacyFilter` (../shared/ARCHITECTURE.md, privacy
+///   live in memory only, inside `Ingest` and `PrivacyFilter` (Docs/architecture.md, privacy
 ///   boundary). Never write them to the database, a log, the audit file or a prompt; refer to an
 ///   event by ``eventReference`` instead.
 public struct Occurrence: Hashable, Sendable {

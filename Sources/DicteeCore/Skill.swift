@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fifteen spelling skills of ../shared/DOMAIN.md §1, by their stable identifiers.
+/// The fifteen spelling skills of Docs/domain.md §1, by their stable identifiers.
 ///
 /// - Warning: the raw values are stored in the state database and printed in JSON; never rename one.
 public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparable {
@@ -20,7 +20,7 @@ public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     case homophonesCesSesCestSest = "homophones_ces_ses_cest_sest"
     case passeSimple3ePersonne = "passe_simple_3e_personne"
 
-    /// The grade where systematic teaching of the skill starts (DOMAIN.md §1: 2015 cycle-2
+    /// The grade where systematic teaching of the skill starts (Docs/domain.md §1: 2015 cycle-2
     /// programme, CE1/CM class plans, DEPP 2016). Where DOMAIN gives two grades (futur CE1 and
     /// imparfait CE2; ces/ses CE2 and c'est/s'est CM1) this is the earlier one.
     public var introducedIn: Grade {
@@ -61,7 +61,7 @@ public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparab
         }
     }
 
-    /// Orders skills as DOMAIN.md §1 lists them (declaration order), not by raw value.
+    /// Orders skills as Docs/domain.md §1 lists them (declaration order), not by raw value.
     /// - Parameters:
     ///   - a: a skill.
     ///   - b: another skill.
@@ -71,7 +71,7 @@ public enum SkillID: String, CaseIterable, Codable, Hashable, Sendable, Comparab
     }
 }
 
-/// Where a child stands on one skill (DOMAIN.md §1). There is deliberately no score.
+/// Where a child stands on one skill (Docs/domain.md §1). There is deliberately no score.
 public enum SkillState: String, CaseIterable, Codable, Hashable, Sendable {
     case nonVu = "non_vu", enCours = "en_cours", fragile = "fragile", maitrise = "maitrise"
 }

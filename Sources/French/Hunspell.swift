@@ -1,4 +1,4 @@
-// The only file that calls Hunspell (Debian libhunspell-dev 1.7). ../shared/STYLE.md, "Wrapping C".
+// The only file that calls Hunspell (Debian libhunspell-dev 1.7). Docs/style.md, "Wrapping C".
 //
 // Ownership rule:
 // - `Hunspell_create` returns a handle that this wrapper owns; `deinit` frees it with

@@ -30,7 +30,7 @@ public struct Token: Sendable, Hashable {
 
     /// A word ending with an apostrophe: `l'`, `d'`, `qu'`, `jusqu'`...
     public var isElided: Bool { kind == .word && normalized.hasSuffix("'") }
-    /// True for words and numbers: what DOMAIN.md §2 counts as words.
+    /// True for words and numbers: what Docs/domain.md §2 counts as words.
     public var countsAsWord: Bool { kind != .punctuation }
     /// The first character is an upper-case letter.
     public var isCapitalized: Bool {
@@ -54,14 +54,14 @@ public struct TokenizedText: Sendable {
     /// belong to the sentence).
     public let sentences: [Range<Int>]
 
-    /// Words of the whole text per DOMAIN.md §2: elided forms count (`l'`, `n'`), a hyphenated
+    /// Words of the whole text per Docs/domain.md §2: elided forms count (`l'`, `n'`), a hyphenated
     /// word counts once, numbers count, punctuation does not.
     public var wordCount: Int { tokens.reduce(0) { $0 + ($1.countsAsWord ? 1 : 0) } }
 
     /// Words of one sentence, counted as `wordCount`.
     /// - Parameters:
     ///   - index: an index into `sentences` (traps when out of range).
-    /// - Returns: the sentence's length in words (DOMAIN.md §2 count).
+    /// - Returns: the sentence's length in words (Docs/domain.md §2 count).
     public func wordCount(ofSentence index: Int) -> Int {
         tokens[sentences[index]].reduce(0) { $0 + ($1.countsAsWord ? 1 : 0) }
     }

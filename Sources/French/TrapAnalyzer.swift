@@ -1,7 +1,7 @@
 import DicteeCore
 import Foundation
 
-/// Finds the trap sites of the fifteen skills (../shared/DOMAIN.md §1) in a text, following the
+/// Finds the trap sites of the fifteen skills (../shared/Docs/domain.md §1) in a text, following the
 /// definitions of `Docs/trap-sites.md`: deterministic rules over the tokens, Lexique 3.83's
 /// readings (`cgram`, `lemme`, `genre`, `nombre`, `infover`, `phon`) and short context windows.
 /// A model is never asked.
@@ -50,7 +50,7 @@ public struct TrapAnalyzer: Sendable {
 }
 
 /// Verbs conjugated with être in compound tenses (non-reflexive), for `accord_pp_etre` and the
-/// passé composé with être (DOMAIN.md §1, plus the usual school list's compounds).
+/// passé composé with être (Docs/domain.md §1, plus the usual school list's compounds).
 public let etreVerbs: Set<String> = [
     "aller", "venir", "revenir", "devenir", "partir", "repartir", "arriver", "rester", "tomber", "rentrer",
     "entrer", "retourner", "sortir", "ressortir", "monter", "remonter", "descendre", "redescendre", "naître", "parvenir",

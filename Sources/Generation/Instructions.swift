@@ -2,7 +2,7 @@ import Dictation
 import DicteeCore
 import Foundation
 
-/// The French instructions and prompts for one dictation of a plan (issue 6, "What the model is
+/// The French instructions and prompts for one dictation of a plan (README, "What the model is
 /// told"): the grade, the target skills with what they mean, the word and sentence ranges, the
 /// moment's canonical phrase, and the child's first name with the gender already resolved. Nothing
 /// else from the calendar, ever: the moment arrives as its canonical phrase (in the audit file).

@@ -1,6 +1,6 @@
 import DicteeCore
 
-/// Caps that keep expansion bounded whatever the file says (STYLE.md: expand inside the window only,
+/// Caps that keep expansion bounded whatever the file says (Docs/style.md, Calendar code: expand inside the window only,
 /// with an iteration cap). A family activity has a handful of occurrences in three weeks.
 enum ExpansionLimits {
     /// Most occurrences one series may have inside the window.

@@ -1,7 +1,7 @@
 import DicteeCore
 
 /// Errors of the Ingest module. Messages are lower case and name the file, line and event reference;
-/// they never quote calendar text (STYLE.md).
+/// they never quote calendar text (Docs/style.md, Errors and diagnostics).
 public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A time zone given by the user (`--tz`, configuration) is not an IANA name tzdata knows.
     case unknownZone(String)

@@ -2,7 +2,7 @@ import DicteeCore
 import Foundation
 
 /// The audit file: JSON Lines an auditor reads to check that nothing but canonical phrases and first
-/// names may reach a model (ARCHITECTURE.md, files on disk).
+/// names may reach a model (Docs/architecture.md, files on disk).
 ///
 /// Line 1, the header: `{"format":"dictee-audit","version":1,"whitelist":{"moments.tsv":SHA256,
 /// "disqualifiers.txt":SHA256},"window":{...},"counts":{...}}`. Then one line per moment that may

@@ -10,7 +10,7 @@ public struct Token: Hashable, Sendable {
 
 /// Turns calendar text into tokens the whitelist can be matched against, whole tokens only.
 ///
-/// Steps, in order (issue "privacy filter", matching rules): Unicode NFC; typographic apostrophes
+/// Steps, in order (README, "The privacy filter"): Unicode NFC; typographic apostrophes
 /// (’ ‘ ʼ ` ´) become `'` and dashes (‐ ‑ ‒ – — ―) become `-`; times such as `10h`, `10h30`,
 /// `14:00`, `9h-11h`, `14h à 16h` are removed; invisible characters (format controls such as
 /// zero-width joiners, soft hyphens, bidirectional marks, tag characters, variation selectors) and

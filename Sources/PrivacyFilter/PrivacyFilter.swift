@@ -36,7 +36,7 @@ public struct Classification: Hashable, Sendable {
 
 /// The only producer of `Moment`: matches calendar text against the closed whitelist.
 ///
-/// Rules (privacy-filter issue; ../shared/DOMAIN.md sections 5 and 6):
+/// Rules (README "The privacy filter"; Docs/domain.md §5 and §6):
 /// 1. Text is normalised by `Normalizer` (NFC, folding, times removed, punctuation separates).
 /// 2. Disqualifiers are checked first, on the title, then the location, then the description, and
 ///    win over any form; within one text the earliest match wins, then the longest.

@@ -4,7 +4,7 @@ import Foundation
 /// The privacy filter's rules, read from the plain-text files an auditor reads in `Whitelists/`:
 /// `moments.tsv` (the closed whitelist of canonical French moments) and `disqualifiers.txt` (words
 /// that make an event sensitive). Deny by default: an event passes only through a form of the
-/// whitelist; disqualifiers are checked first and win (STYLE.md, privacy filter).
+/// whitelist; disqualifiers are checked first and win (Docs/style.md, Privacy filter).
 public struct Whitelist: Sendable {
     /// One surface form of the whitelist, e.g. `anniv` -> `l'anniversaire`.
     public struct Form: Hashable, Sendable {

@@ -84,7 +84,7 @@ M073	balade à vélo	la balade à vélo	f	s	balade	none
     /// Whitelists/disqualifiers.txt
     static let disqualifiers = #"""
 # Disqualifiers: any of these in an event's title, location or description disqualifies the whole
-# event, even next to a happy word (DOMAIN.md section 5). Checked before the moment forms, and they win.
+# event, even next to a happy word (Docs/domain.md §5). Checked before the moment forms, and they win.
 # Format: id<TAB>entry. Ids are stable: never renumber, only append.
 # Matching: whole tokens after NFC, case folding and accent folding (é->e, œ->oe), typographic
 # apostrophes and dashes unified, punctuation as separators; a multi-word entry matches consecutive
@@ -159,7 +159,7 @@ D62	certificat médical
 
     /// Whitelists/registers.txt
     static let registers = #"""
-# Forbidden registers for generated texts (DOMAIN.md section 4). A generated dictation containing
+# Forbidden registers for generated texts (Docs/domain.md §4). A generated dictation containing
 # any of these is rejected, whatever the grade list says (Dubois-Buyse has mort, arme, sang, guerre).
 # Format: category<TAB>word. Words are the listed lemmas plus the plural and feminine forms a text
 # could contain; verbs are given as infinitives (match them by lemma for conjugated forms).

@@ -240,7 +240,7 @@ struct Row: Sendable {
 /// on the same file, in one process or several.
 ///
 /// Internal on purpose: only Store's own typed queries write to the database, so that nothing but a
-/// `Moment` (never raw calendar text) can reach it (ARCHITECTURE.md, rule 2).
+/// `Moment` (never raw calendar text) can reach it (Docs/architecture.md, rule 2).
 final class Database {
     /// The database file, as given to `init`.
     let path: String

@@ -2,7 +2,7 @@ import DicteeCore
 import Testing
 @testable import Dictation
 
-/// Grade norms are DOMAIN.md §2's table; plans default to them.
+/// Grade norms are Docs/domain.md §2's table; plans default to them.
 @Suite struct DictationPlanTests {
     @Test(arguments: [
         (Grade.cp, 10...25, 1...3, 8), (.ce1, 20...40, 2...4, 10), (.ce2, 40...65, 4...6, 14),

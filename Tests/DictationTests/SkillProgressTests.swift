@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Dictation
 
-/// Every transition of the skill states (issue 5), and their replay over a history.
+/// Every transition of the skill states (Docs/domain.md §7-8), and their replay over a history.
 @Suite struct SkillProgressTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     func exposure(_ errors: Int, day: Int = 0, skill: SkillID = .homophonesAA) -> SkillExposure {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The loop around the writing, run with the built binary on the fixture family (issue 5): two
+/// The loop around the writing, run with the built binary on the fixture family (Docs/domain.md §7-8): two
 /// children, ingest, three cards each, pick, show (read aloud, clean copy, A4 page), grade with a
 /// scripted --missed, grading twice refused, skills, and the new deal after grading. Compared with
 /// golden files in Fixtures/golden/loop_*; `RECORD_SNAPSHOTS=1` re-records them. The temporary
@@ -36,7 +36,7 @@ struct DictationLoopTests {
         .init(name: "loop_22_grade_no_missed", arguments: ["--state", "$STATE", "grade", "3"], status: 64),
     ]
 
-    /// Words and shapes of a total score: none may appear in any output (issue 5: "no average, no
+    /// Words and shapes of a total score: none may appear in any output (Docs/domain.md §1: "no average, no
     /// percentage, no points, in any output").
     static func totalScore(in text: String) -> String? {
         let lower = text.lowercased()

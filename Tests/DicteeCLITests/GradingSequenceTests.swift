@@ -5,7 +5,7 @@ import Testing
 
 /// The loop over several graded dictations, in process: the skill states follow the transitions
 /// (replayed independently here), the next plan's targets follow the states, and its length and
-/// density follow the last result (issue 5).
+/// density follow the last result (Docs/domain.md §7-8).
 @Suite struct GradingSequenceTests {
     static let now = ["--now", "2026-11-29T18:00:00+01:00"]
 
@@ -20,7 +20,7 @@ import Testing
         return state
     }
 
-    /// The transitions of issue 5, written again here from the issue's text (not the code's).
+    /// The transitions of Docs/domain.md §7, written again here from that table (not from the code).
     static func next(_ state: String, clean: Bool, previousClean: Bool?) -> String {
         switch (state, clean) {
         case ("non_vu", _): return "en_cours"

@@ -2,7 +2,7 @@ import Foundation
 import Store
 import Testing
 
-/// `dictee nightly` against a real model server (issue 6): a tiny random-weight GGUF written now
+/// `dictee nightly` against a real model server (managed mode, Docs/architecture.md "Real components and how they start"): a tiny random-weight GGUF written now
 /// with the PyPI `gguf` package (valid llama.cpp structure and tokenizer, garbage text), served by
 /// the `llama-cpp-python` server that nightly starts and stops itself (managed mode). The answers
 /// must parse against the schema, 5 attempts are made and recorded per text, the library serves

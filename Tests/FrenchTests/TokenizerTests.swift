@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func elidedFormsCountAsWords() {
-        // DOMAIN.md §2: elided forms count, hyphenated words once, punctuation never.
+        // Docs/domain.md §2: elided forms count, hyphenated words once, punctuation never.
         #expect(Tokenizer.tokenize("L'été, c'est super.").wordCount == 5)
         #expect(Tokenizer.tokenize("Il n'est pas là.").wordCount == 5)
     }

@@ -18,7 +18,7 @@ struct FixtureCase: CustomStringConvertible, Sendable {
 
 @Suite("CalendarReader: one fixture per behaviour, with its expected JSON")
 struct CalendarReaderFixtureTests {
-    @Test("the fixture folder holds the behaviours of the ingestion issue")
+    @Test("the fixture folder holds the behaviours of README "How calendars are read"")
     func fixturesArePresent() {
         let names = Set(FixtureCase.all.map(\.name))
         #expect(names.count >= 40)

@@ -14,7 +14,7 @@ struct WhitelistTests {
         #expect(Set(w.disqualifiers.map(\.id)).count == 62)
     }
 
-    @Test("the forms the issue requires are there, with their phrases", arguments: [
+    @Test("the forms Docs/domain.md §5 requires are there, with their phrases", arguments: [
         ("piscine", "la sortie piscine"), ("sortie piscine", "la sortie piscine"),
         ("natation", "le cours de natation"), ("anniv", "l'anniversaire"), ("annif", "l'anniversaire"),
         ("goûter d'anniv", "le goûter d'anniversaire"), ("soirée pyjama", "la soirée pyjama"),
@@ -43,7 +43,7 @@ struct WhitelistTests {
         #expect(slot("piscine") == Whitelist.NameSlot.none)
     }
 
-    @Test("the disqualifiers the issue requires are there", arguments: [
+    @Test("the disqualifiers Docs/domain.md §5 requires are there", arguments: [
         "hôpital", "hosto", "clinique", "urgences", "opération", "chirurgie", "IRM", "scanner",
         "prise de sang", "vaccin", "chimio", "médecin", "docteur", "Dr", "dentiste", "orthodontiste",
         "kiné", "ostéo", "orthophoniste", "psy", "psychologue", "enterrement", "obsèques",

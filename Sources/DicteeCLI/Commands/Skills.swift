@@ -11,7 +11,7 @@ extension Dictee {
     ///
     /// JSON: `{"child": name, "grade": "CE1", "skills": [{"id": skill id, "label": French label,
     /// "state": "non_vu"|"en_cours"|"fragile"|"maitrise", "last_exposure": "YYYY-MM-DD"|null,
-    /// "taught": bool}]}` in DOMAIN.md order.
+    /// "taught": bool}]}` in the order of Docs/domain.md §1.
     struct Skills: Command {
         static let name = "skills"
         static let summary = "the fifteen spelling skills of a child, grouped by state"
