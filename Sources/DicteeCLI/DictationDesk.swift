@@ -151,7 +151,7 @@ enum DictationDesk {
         if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
         // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
         // the text exercises first, then the skills the text was written for.
-        let all = session.validator.sites(of: result.draft, plan: result.plan)
+        let all = session.checker.sites(of: result.draft, plan: result.plan)
         var graded: [SkillID] = []
         for skill in plan.targets + result.plan.targets where graded.count < Planner.maximumTargets
             && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
@@ -168,11 +168,7 @@ enum DictationDesk {
                                choice: site.choice, alternatives: site.alternatives)
             },
             createdAt: createdAt)
-        new.attempts = result.attempts.map {
-            StoredAttempt(number: $0.number, failedSteps: $0.failedSteps, promptTokens: $0.promptTokens,
-                          completionTokens: $0.completionTokens, seconds: $0.seconds, finishReason: $0.finishReason,
-                          removed: $0.removed.map(\.rawValue))
-        }
+        new.attempts = result.attempts
         new.diagnosis = result.diagnosis
         return (try store.addDictation(new), result)
     }
@@ -240,7 +236,7 @@ enum DictationDesk {
             context.output.error("the handwritten library cannot be read (a broken installation)")
             return .failure(.internalError)
         }
-        return .success(GenerationSession(model: nil, validator: validator, library: library))
+        return .success(GenerationSession(model: nil, checker: validator, library: library))
     }
 
     /// The library text id of a dictation served from the library (`library:ce1-sport-01`).

@@ -136,5 +136,11 @@ enum Schema {
             -- Which removal unlocked a refusal (sans_moment, sans_regle_de_contenu), if any.
             ALTER TABLE dictations ADD COLUMN diagnosis TEXT;
             """),
+        Migration(version: 5, sql: """
+            -- Issue 11: the validator rules each attempt failed, as 'step/rule' ids, comma-separated
+            -- (e.g. 'orthographe_grammaire/elision_consonne,longueur/longueur_mots'); empty when
+            -- accepted, when it failed before the validator, and for attempts stored before.
+            ALTER TABLE attempts ADD COLUMN failed_rules TEXT NOT NULL DEFAULT '';
+            """),
     ]
 }

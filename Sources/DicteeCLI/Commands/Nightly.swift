@@ -173,7 +173,7 @@ extension Dictee {
             }
 
             // Write the texts, child by child.
-            let session = GenerationSession(model: model, validator: base.validator, library: base.library)
+            let session = GenerationSession(model: model, checker: base.checker, library: base.library)
             let children: [Child]
             do { children = try store.children() } catch { return StateOptions.report(error, context) }
             var written = 0, byModel = 0, fromLibrary = 0, cardsReady = 0, failures = 0
@@ -193,7 +193,7 @@ extension Dictee {
                             if result.fromLibrary { fromLibrary += 1 } else { byModel += 1 }
                             if !result.attempts.isEmpty {
                                 // The run log: which source, and every attempt's failed steps (no text, no name).
-                                let steps = result.attempts.map { $0.failedSteps.isEmpty ? "ok" : $0.failedSteps.joined(separator: "+") }
+                                let steps = result.attempts.map { $0.storedSteps.isEmpty ? "ok" : $0.storedSteps.joined(separator: "+") }
                                 output.diagnostic("dictation for child \(s.childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
                                                   + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
                                                   + (result.serverError.map { "; \($0)" } ?? ""))
