@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Store
 import Testing
+import DicteeTestSupport
 
 /// `dictee nightly` against a real model server (issue 6): a tiny random-weight GGUF written now
 /// with the PyPI `gguf` package (valid llama.cpp structure and tokenizer, garbage text), served by

@@ -1,4 +1,5 @@
 import DicteeCore
+import DicteeTestSupport
 import Foundation
 import French
 import PrivacyFilter
@@ -8,7 +9,7 @@ import Testing
 
 /// The real validator (Lexique, Hunspell, Grammalecte); a missing piece fails the test.
 enum TestValidator {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     nonisolated(unsafe) static var cached: Validator?
     static let lock = NSLock()
 

@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Testing
 @testable import Ingest
+import DicteeTestSupport
 
 /// One fixture: `Fixtures/ics/NAME.ics` with its expected `NAME.json` beside it.
 struct FixtureCase: CustomStringConvertible, Sendable {
