@@ -98,7 +98,6 @@ extension Validator {
         return (k, verb)
     }
 
-
     /// The form of `word` for `gender` with the same lemma, when the lexicon has it (partie ↔
     /// parti, contente ↔ content, heureuse ↔ heureux, douce ↔ doux); `nil` otherwise.
     func agreed(_ word: String, gender: Gender, lemmas: Set<String>) -> String? {
