@@ -94,18 +94,21 @@ let package = Package(
         .executableTarget(name: "dictee-bench-validate", dependencies: ["Dictation", "French", "PrivacyFilter", "DicteeCore"],
                           path: "Sources/DicteeBench"),
 
+        // Helpers shared by the test targets: the repository root, the seeded generator.
+        .target(name: "DicteeTestSupport", path: "Tests/Support"),
+
         .testTarget(name: "DicteeCoreTests", dependencies: ["DicteeCore"]),
         .testTarget(
             name: "IngestTests",
-            dependencies: ["Ingest", "DicteeCore"],
+            dependencies: ["Ingest", "DicteeCore", "DicteeTestSupport"],
             resources: []
         ),
-        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest"]),
+        .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest", "DicteeTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
-        .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore"]),
-        .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter"]),
-        .testTarget(name: "GenerationTests", dependencies: ["Generation", "Dictation", "French", "DicteeCore", "PrivacyFilter"]),
+        .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport"]),
+        .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore", "DicteeTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
+        .testTarget(name: "GenerationTests", dependencies: ["Generation", "Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

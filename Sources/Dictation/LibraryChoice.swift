@@ -34,11 +34,11 @@ extension Library {
     /// rendering fails is skipped.
     /// - Parameters:
     ///   - plan: what the next dictation should be.
-    ///   - validator: the validator (with Grammalecte in production).
+    ///   - checker: the validator (with Grammalecte in production), or a test's fake.
     ///   - recentlyUsed: ids of library texts the child saw lately, chosen last.
     ///   - time: whether the moment is past or upcoming (`nil`: no preference).
     /// - Returns: the serving, or `nil` when no text of the grade fits the moment and passes.
-    public func serving(for plan: DictationPlan, validator: Validator, recentlyUsed: Set<String> = [],
+    public func serving(for plan: DictationPlan, checker: any DraftChecker, recentlyUsed: Set<String> = [],
                         time: MomentTime? = nil) -> LibraryServing? {
         var rendered: [String: String] = [:]
         var wrongTime: [String: Bool] = [:]
@@ -46,8 +46,7 @@ extension Library {
             guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment) else { continue }
             rendered[text.id] = r
             if let time {
-                let analysis = TextAnalysis(r, lexicon: validator.lexicon, names: validator.names(of: plan))
-                wrongTime[text.id] = validator.tenses(in: analysis).contains { $0.tenses.isSubset(of: time.wrongTenses) && !$0.tenses.isEmpty }
+                wrongTime[text.id] = checker.verbTenses(of: Draft(text: r), plan: plan).contains { $0.isSubset(of: time.wrongTenses) && !$0.isEmpty }
             }
         }
         let candidates = texts(for: plan.grade, fitting: plan.moment.phrase).filter { rendered[$0.id] != nil }.sorted { a, b in
@@ -62,7 +61,7 @@ extension Library {
         for text in candidates {
             let proven = DictationPlan(child: plan.child, moment: plan.moment, targets: text.skills, sitesPerTarget: 3)
             let draft = Draft(text: rendered[text.id]!)
-            if validator.check(draft, plan: proven).isEmpty {
+            if checker.check(draft, plan: proven).isEmpty {
                 return LibraryServing(text: text, draft: draft, plan: proven)
             }
         }

@@ -2,37 +2,6 @@ import Dictation
 import DicteeCore
 import Foundation
 
-/// One attempt of a dictation, as recorded for `dictee stats` and the run log.
-public struct AttemptRecord: Sendable, Hashable {
-    /// 1 to 5.
-    public var number: Int
-    /// The validator's failed step ids (`vocabulaire`, `longueur`...), or what failed before the
-    /// validator: `format` (not the JSON asked for), `trop_long` (a runaway: the budget or the
-    /// timeout ran out), `refus` (the model or the server refused), `contexte` (the prompt would
-    /// not fit the context), `serveur` (the server failed). Empty for the accepted attempt.
-    public var failedSteps: [String]
-    /// Tokens of the prompt and of the answer (0 when nothing was sent or counted).
-    public var promptTokens: Int
-    public var completionTokens: Int
-    /// Wall-clock seconds of the request.
-    public var seconds: Double
-    /// The server's finish reason, or `-` when there was no answer.
-    public var finishReason: String
-    /// Parts of the prompt left out for this attempt (refusal diagnosis).
-    public var removed: [Instructions.Removal]
-
-    public init(number: Int, failedSteps: [String], promptTokens: Int = 0, completionTokens: Int = 0, seconds: Double = 0,
-                finishReason: String = "-", removed: [Instructions.Removal] = []) {
-        self.number = number
-        self.failedSteps = failedSteps
-        self.promptTokens = promptTokens
-        self.completionTokens = completionTokens
-        self.seconds = seconds
-        self.finishReason = finishReason
-        self.removed = removed
-    }
-}
-
 /// A written dictation: the validated draft, the plan it passed, where it comes from, and every
 /// attempt. A library text looks exactly like a model's to the child and on the card.
 public struct GenerationResult: Sendable {
@@ -51,7 +20,7 @@ public struct GenerationResult: Sendable {
     public var serverError: String?
 }
 
-/// Writes one validated dictation for a plan (issue 6, "Budgets and the retry loop"): at most 5
+/// Writes one validated dictation for a plan (README, "Budgets and retries"): at most 5
 /// attempts with the model; each failed attempt sends the previous answer back with the
 /// validator's French sentences (the temperature stays the same); a runaway (length finish or
 /// timeout) is a failed attempt whose feedback says the text was far too long; a prompt that would
@@ -64,16 +33,17 @@ public final class GenerationSession: @unchecked Sendable {
     public static let templateMarginTokens = 32
 
     public let model: (any LanguageModel)?
-    public let validator: Validator
+    /// Checks every draft (and the library's renderings, and gives the trap sites).
+    public let checker: any DraftChecker
     public let library: Library
 
     /// - Parameters:
     ///   - model: the model, or `nil` (the library serves every text).
-    ///   - validator: the validator with Grammalecte.
+    ///   - checker: the validator with Grammalecte (``Validator``), or a test's fake.
     ///   - library: the handwritten library (the fallback).
-    public init(model: (any LanguageModel)?, validator: Validator, library: Library) {
+    public init(model: (any LanguageModel)?, checker: any DraftChecker, library: Library) {
         self.model = model
-        self.validator = validator
+        self.checker = checker
         self.library = library
     }
 
@@ -104,7 +74,7 @@ public final class GenerationSession: @unchecked Sendable {
                 let maxTokens = Instructions.maxTokens(for: plan)
                 let counted = model.countTokens(system + "\n" + prompt) ?? Self.estimateTokens(system + "\n" + prompt)
                 if counted + maxTokens + Self.templateMarginTokens > model.contextLength {
-                    attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                    attempts.append(AttemptRecord(number: number, failure: .context, promptTokens: counted, removed: removed))
                     serverError = ModelError.promptTooLong(promptTokens: counted, maxTokens: maxTokens, context: model.contextLength).description
                     break attemptLoop
                 }
@@ -115,53 +85,53 @@ public final class GenerationSession: @unchecked Sendable {
                 } catch {
                     switch error {
                     case .refused:
-                        attempts.append(AttemptRecord(number: number, failedSteps: ["refus"], promptTokens: counted, removed: removed))
+                        attempts.append(AttemptRecord(number: number, failure: .refusal, promptTokens: counted, removed: removed))
                         refusals += 1
                         removals = Self.removals(afterRefusals: refusals)
                         continue attemptLoop
                     case .timeout(let s):
-                        attempts.append(AttemptRecord(number: number, failedSteps: ["trop_long"], promptTokens: counted, seconds: s, removed: removed))
+                        attempts.append(AttemptRecord(number: number, failure: .runaway, promptTokens: counted, seconds: s, removed: removed))
                         (previous, problems) = (nil, [Instructions.runaway(plan)])
                         continue attemptLoop
                     case .promptTooLong:
-                        attempts.append(AttemptRecord(number: number, failedSteps: ["contexte"], promptTokens: counted, removed: removed))
+                        attempts.append(AttemptRecord(number: number, failure: .context, promptTokens: counted, removed: removed))
                         serverError = error.description
                         break attemptLoop
                     case .unavailable, .badResponse, .notAllowed:
-                        attempts.append(AttemptRecord(number: number, failedSteps: ["serveur"], promptTokens: counted, removed: removed))
+                        attempts.append(AttemptRecord(number: number, failure: .server, promptTokens: counted, removed: removed))
                         serverError = error.description
                         break attemptLoop
                     }
                 }
-                func record(_ steps: [String]) {
-                    attempts.append(AttemptRecord(number: number, failedSteps: steps, promptTokens: answer.promptTokens,
+                func record(_ failure: AttemptFailure?) {
+                    attempts.append(AttemptRecord(number: number, failure: failure, promptTokens: answer.promptTokens,
                                                   completionTokens: answer.completionTokens, seconds: answer.seconds,
                                                   finishReason: answer.finishReason.description, removed: removed))
                 }
                 if answer.finishReason == .length {
-                    record(["trop_long"])
+                    record(.runaway)
                     (previous, problems) = (nil, [Instructions.runaway(plan)])
                     continue
                 }
                 if case .other(let reason) = answer.finishReason, reason.contains("filter") {
-                    record(["refus"])
+                    record(.refusal)
                     refusals += 1
                     removals = Self.removals(afterRefusals: refusals)
                     continue
                 }
                 guard let parsed = DictationAnswer.parse(answer.content) else {
                     if Self.isRefusal(DictationAnswer(titre: "", phrases: [answer.content])) {
-                        record(["refus"])
+                        record(.refusal)
                         refusals += 1
                         removals = Self.removals(afterRefusals: refusals)
                         continue
                     }
-                    record(["format"])
+                    record(.format)
                     (previous, problems) = (String(answer.content.prefix(600)), [Instructions.notJSON])
                     continue
                 }
                 if Self.isRefusal(parsed) {
-                    record(["refus"])
+                    record(.refusal)
                     refusals += 1
                     removals = Self.removals(afterRefusals: refusals)
                     continue
@@ -170,25 +140,23 @@ public final class GenerationSession: @unchecked Sendable {
                     diagnosis = unlocked.rawValue
                     if unlocked == .moment {
                         // The moment itself triggers the refusals: no text about it will come.
-                        record(["refus"])
+                        record(.refusal)
                         break
                     }
                 }
                 let draft = Self.draft(parsed, plan: plan)
-                let findings = validator.check(draft, plan: plan)
+                let findings = checker.check(draft, plan: plan)
                 if findings.isEmpty {
-                    record([])
+                    record(nil)
                     return GenerationResult(draft: draft, plan: plan, origin: model.id, fromLibrary: false, attempts: attempts,
                                             diagnosis: diagnosis, serverError: serverError)
                 }
-                var steps: [String] = []
-                for f in findings where !steps.contains(f.step.rawValue) { steps.append(f.step.rawValue) }
-                record(steps)
+                record(.validation(Self.failedSteps(findings)))
                 previous = Self.json(parsed)
                 problems = findings.map(\.message)
             }
         }
-        guard let serving = library.serving(for: plan, validator: validator, recentlyUsed: recentlyUsed, time: time) else { return nil }
+        guard let serving = library.serving(for: plan, checker: checker, recentlyUsed: recentlyUsed, time: time) else { return nil }
         var draft = serving.draft
         draft.title = plan.moment.capitalized
         return GenerationResult(draft: draft, plan: serving.plan, origin: "library:" + serving.text.id, fromLibrary: true,
@@ -212,6 +180,20 @@ public final class GenerationSession: @unchecked Sendable {
         let known = words(text).union(words(plan.moment.phrase))
         let keep = !title.isEmpty && words(title).isSubset(of: known) && title.unicodeScalars.allSatisfy { $0.value >= 0x20 }
         return Draft(title: keep ? title : plan.moment.capitalized, sentences: sentences)
+    }
+
+    /// The failed steps of findings, in the order they first appear, each with its failed rule
+    /// ids in the order they first appear.
+    static func failedSteps(_ findings: [Finding]) -> [FailedStep] {
+        var steps: [FailedStep] = []
+        for f in findings {
+            if let k = steps.firstIndex(where: { $0.step == f.step }) {
+                if !steps[k].rules.contains(f.rule) { steps[k].rules.append(f.rule) }
+            } else {
+                steps.append(FailedStep(step: f.step, rules: [f.rule]))
+            }
+        }
+        return steps
     }
 
     /// After the first refusal the moment is left out; after the second, the content rule (the

@@ -8,12 +8,7 @@ import Foundation
 /// else from the calendar, ever: the moment arrives as its canonical phrase (in the audit file).
 public enum Instructions {
     /// Parts a retry may leave out when the model refuses (a diagnosis of what triggered it).
-    public enum Removal: String, Sendable, Hashable, CaseIterable {
-        /// The calendar moment: the only content dictee did not write itself.
-        case moment = "sans_moment"
-        /// The content rule of the instructions (no violence, death, illness...).
-        case contentRule = "sans_regle_de_contenu"
-    }
+    public typealias Removal = PromptRemoval
 
     /// Tokens per word the completion budget allows (French with small BPE vocabularies: about
     /// 1.5 to 2.5; 3 is generous), plus the JSON and the title.

@@ -118,7 +118,7 @@ public protocol LanguageModel: Sendable {
 /// The answer's shape: `{"titre": string (≤ 60 characters), "phrases": [1 to 12 strings]}`.
 /// Sentences come as an array because a model keeps a target length better when it counts its
 /// sentences itself. Every string and array is bounded so that constrained decoding terminates,
-/// even from random weights (ARCHITECTURE.md).
+/// even from random weights (Docs/architecture.md, "Real components and how they start").
 public struct DictationAnswer: Sendable, Hashable {
     public var titre: String
     public var phrases: [String]

@@ -125,7 +125,7 @@ public enum Desk {
         if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
         // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
         // the text exercises first, then the skills the text was written for.
-        let all = session.validator.sites(of: result.draft, plan: result.plan)
+        let all = session.checker.sites(of: result.draft, plan: result.plan)
         var graded: [SkillID] = []
         for skill in plan.targets + result.plan.targets where graded.count < Planner.maximumTargets
             && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
@@ -138,11 +138,7 @@ public enum Desk {
             targets: plan.targets, aimWords: plan.aimedWords, density: plan.density, plannedAfter: s.basis?.id ?? 0,
             sites: sites,
             createdAt: createdAt)
-        new.attempts = result.attempts.map {
-            StoredAttempt(number: $0.number, failedSteps: $0.failedSteps, promptTokens: $0.promptTokens,
-                          completionTokens: $0.completionTokens, seconds: $0.seconds, finishReason: $0.finishReason,
-                          removed: $0.removed.map(\.rawValue))
-        }
+        new.attempts = result.attempts
         new.diagnosis = result.diagnosis
         do { return (try store.addDictation(new), result) } catch { throw .state(error) }
     }
@@ -203,7 +199,7 @@ public enum Desk {
     public static func librarySession(environment: [String: String], warn: (String) -> Void = { _ in }) throws(HouseholdError) -> GenerationSession {
         let validator = try Validators.make(environment: environment, warn: warn)
         guard let library = try? Library.bundled() else { throw .brokenLibrary }
-        return GenerationSession(model: nil, validator: validator, library: library)
+        return GenerationSession(model: nil, checker: validator, library: library)
     }
 
     /// What happened when a card was picked.

@@ -138,7 +138,7 @@ public struct NightlyRun: Sendable {
         log(.route(route, modelReady: model != nil))
 
         // Write the texts, child by child.
-        let session = GenerationSession(model: model, validator: base.validator, library: base.library)
+        let session = GenerationSession(model: model, checker: base.checker, library: base.library)
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         report.children = children.count

@@ -42,7 +42,7 @@ public struct DictationRecord: Sendable, Hashable {
     public var sites: [TrapSite]
     /// The model's attempts (empty for a library text served without a model). Written with the
     /// dictation; read back with `attempts(dictationID:)`.
-    public var attempts: [StoredAttempt] = []
+    public var attempts: [AttemptRecord] = []
     /// Which removal unlocked a refusal (`sans_moment`...), if any.
     public var diagnosis: String?
 
@@ -75,30 +75,49 @@ public struct DictationRecord: Sendable, Hashable {
     }
 }
 
-/// One attempt of a language model for a dictation (issue 6).
-public struct StoredAttempt: Sendable, Hashable {
-    /// 1 to 5.
-    public var number: Int
-    /// Failed step ids (validator steps, or format / trop_long / refus / contexte / serveur);
-    /// empty for the accepted attempt.
-    public var failedSteps: [String]
-    public var promptTokens: Int
-    public var completionTokens: Int
-    /// Wall-clock seconds.
-    public var seconds: Double
-    public var finishReason: String
-    /// Prompt parts left out.
-    public var removed: [String]
+extension AttemptRecord {
+    /// The failed step ids as stored (`attempts.failed_steps`) and shown in the run log: the
+    /// validator's step ids (`vocabulaire`, `longueur`...), or what failed before the validator:
+    /// `format`, `trop_long` (a runaway), `refus`, `contexte`, `serveur`. Empty when accepted.
+    public var storedSteps: [String] {
+        switch failure {
+        case nil: []
+        case .validation(let steps): steps.map(\.step.rawValue)
+        case .format: ["format"]
+        case .runaway: ["trop_long"]
+        case .refusal: ["refus"]
+        case .context: ["contexte"]
+        case .server: ["serveur"]
+        }
+    }
 
-    public init(number: Int, failedSteps: [String], promptTokens: Int, completionTokens: Int, seconds: Double,
-                finishReason: String, removed: [String]) {
-        self.number = number
-        self.failedSteps = failedSteps
-        self.promptTokens = promptTokens
-        self.completionTokens = completionTokens
-        self.seconds = seconds
-        self.finishReason = finishReason
-        self.removed = removed
+    /// The failed rules as stored (`attempts.failed_rules`): `step/rule` for each rule of each
+    /// failed validator step (`orthographe_grammaire/elision_consonne`); empty otherwise. A comma
+    /// inside a rule id (none of dictee's, maybe one of Grammalecte's) becomes `_`.
+    var storedRules: [String] {
+        guard case .validation(let steps) = failure else { return [] }
+        return steps.flatMap { s in s.rules.map { s.step.rawValue + "/" + $0.replacingOccurrences(of: ",", with: "_") } }
+    }
+
+    /// The failure read back from its stored step and rule ids; `nil` when `steps` is empty.
+    /// An unknown step id (a newer dictee's) is dropped; rules without a known step too.
+    static func failure(storedSteps steps: [String], rules: [String]) -> AttemptFailure? {
+        guard let first = steps.first else { return nil }
+        switch first {
+        case "format": return .format
+        case "trop_long": return .runaway
+        case "refus": return .refusal
+        case "contexte": return .context
+        case "serveur": return .server
+        default:
+            var failed = steps.compactMap(ValidationStep.init(rawValue:)).map { FailedStep(step: $0) }
+            for stored in rules {
+                guard let slash = stored.firstIndex(of: "/"), let step = ValidationStep(rawValue: String(stored[..<slash])),
+                      let k = failed.firstIndex(where: { $0.step == step }) else { continue }
+                failed[k].rules.append(String(stored[stored.index(after: slash)...]))
+            }
+            return .validation(failed)
+        }
     }
 }
 
@@ -119,13 +138,35 @@ public struct GenerationStats: Sendable, Hashable {
     public var completionTokens: Int
     /// Dictations served from the library without asking a model.
     public var libraryOnly: Int
-    /// Failed step ids over all failed attempts, most frequent first.
+    /// Failed step ids over all failed attempts, most frequent first (ties by id).
     public var failedSteps: [StepCount]
+    /// Failed validator rule ids (``Finding``'s `rule`: `elision_consonne`, `longueur_mots`,
+    /// `hunspell`, `grammalecte:<id>`...) over all failed attempts, most frequent first (ties by
+    /// id). Attempts stored before schema version 5 have none.
+    public var failedRules: [RuleCount] = []
 
     /// How often a step failed.
     public struct StepCount: Sendable, Hashable {
+        /// A stored step id (``AttemptRecord/storedSteps``).
         public var step: String
+        /// Attempts that failed it.
         public var count: Int
+    }
+
+    /// How often a validator rule failed.
+    public struct RuleCount: Sendable, Hashable {
+        /// The rule id, without its step.
+        public var rule: String
+        /// Attempts that failed it.
+        public var count: Int
+
+        /// - Parameters:
+        ///   - rule: the rule id.
+        ///   - count: attempts that failed it.
+        public init(rule: String, count: Int) {
+            self.rule = rule
+            self.count = count
+        }
     }
 }
 
@@ -187,11 +228,12 @@ extension StateStore {
                 for a in d.attempts {
                     try db.execute("""
                         INSERT INTO attempts (dictation_id, number, failed_steps, prompt_tokens, completion_tokens, seconds,
-                                              finish_reason, removed)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.integer(id), .integer(Int64(a.number)), .text(a.failedSteps.joined(separator: ",")),
+                                              finish_reason, removed, failed_rules)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.integer(id), .integer(Int64(a.number)), .text(a.storedSteps.joined(separator: ",")),
                               .integer(Int64(a.promptTokens)), .integer(Int64(a.completionTokens)), .real(max(0, a.seconds)),
-                              .text(a.finishReason), .text(a.removed.joined(separator: ","))])
+                              .text(a.finishReason), .text(a.removed.map(\.rawValue).joined(separator: ",")),
+                              .text(a.storedRules.joined(separator: ","))])
                 }
                 for (k, site) in d.sites.enumerated() {
                     try db.execute("""
@@ -390,18 +432,22 @@ extension StateStore {
     }
 
     /// The attempts of a dictation, by number.
-    public func attempts(dictationID: Int64) throws(StateError) -> [StoredAttempt] {
+    /// An unknown removal id (a newer dictee's) is dropped.
+    public func attempts(dictationID: Int64) throws(StateError) -> [AttemptRecord] {
         try run {
             try db.query("""
-                SELECT number, failed_steps, prompt_tokens, completion_tokens, seconds, finish_reason, removed
+                SELECT number, failed_steps, failed_rules, prompt_tokens, completion_tokens, seconds, finish_reason, removed
                 FROM attempts WHERE dictation_id = ? ORDER BY number
                 """, [.integer(dictationID)]).map { row in
-                let steps = try row.string("failed_steps"), removed = try row.string("removed")
-                return StoredAttempt(number: try row.int("number"),
-                                     failedSteps: steps.isEmpty ? [] : steps.split(separator: ",").map(String.init),
+                func list(_ column: String) throws -> [String] {
+                    let text = try row.string(column)
+                    return text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+                }
+                return AttemptRecord(number: try row.int("number"),
+                                     failure: AttemptRecord.failure(storedSteps: try list("failed_steps"), rules: try list("failed_rules")),
                                      promptTokens: try row.int("prompt_tokens"), completionTokens: try row.int("completion_tokens"),
                                      seconds: try row.double("seconds"), finishReason: try row.string("finish_reason"),
-                                     removed: removed.isEmpty ? [] : removed.split(separator: ",").map(String.init))
+                                     removed: try list("removed").compactMap(PromptRemoval.init(rawValue:)))
             }
         }
     }
@@ -438,6 +484,15 @@ extension StateStore {
                 for step in try row.string("failed_steps").split(separator: ",") { counts[String(step), default: 0] += 1 }
             }
             stats.failedSteps = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { GenerationStats.StepCount(step: $0.key, count: $0.value) }
+            var rules: [String: Int] = [:]
+            for row in try db.query("SELECT failed_rules FROM attempts WHERE failed_rules != ''") {
+                for stored in try row.string("failed_rules").split(separator: ",") {
+                    // `step/rule`: counted by rule (a rule belongs to one step).
+                    let rule = stored.firstIndex(of: "/").map { stored[stored.index(after: $0)...] } ?? stored
+                    rules[String(rule), default: 0] += 1
+                }
+            }
+            stats.failedRules = rules.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { GenerationStats.RuleCount(rule: $0.key, count: $0.value) }
             return stats
         }
     }

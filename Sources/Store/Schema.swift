@@ -1,6 +1,6 @@
 /// The state database's schema, as numbered migrations (never edit a released one; add the next).
 ///
-/// Privacy (ARCHITECTURE.md rule 2): no column holds SUMMARY, LOCATION or DESCRIPTION text or
+/// Privacy (Docs/architecture.md rule 2): no column holds SUMMARY, LOCATION or DESCRIPTION text or
 /// anything derived from it, except the rule id and the captured first name of a moment. Events are
 /// keyed by `event_ref` (a 48-bit hash of the UID) and, per occurrence, its start.
 enum Schema {
@@ -61,7 +61,7 @@ enum Schema {
             );
             """),
         Migration(version: 3, sql: """
-            -- Dictations written for a child (issue 5): validated texts ready behind a card, served
+            -- Dictations written for a child (Docs/domain.md §7-8): validated texts ready behind a card, served
             -- (picked by the child), graded (by the parent), or retired (planned before a grading
             -- that changed the plan, or about a moment that left the calendar). The text holds the
             -- child's first name and the canonical phrase of the moment, never calendar text.
@@ -120,7 +120,7 @@ enum Schema {
             CREATE INDEX exposures_by_child ON exposures(child_id, graded_at);
             """),
         Migration(version: 4, sql: """
-            -- Issue 6: every attempt a language model made for a dictation (also those that ended in
+            -- Every attempt a language model made for a dictation (also those that ended in
             -- the library fallback), for 'dictee stats' (about the model, never about a child).
             CREATE TABLE attempts (
                 dictation_id INTEGER NOT NULL REFERENCES dictations(id) ON DELETE CASCADE,
@@ -135,6 +135,12 @@ enum Schema {
             ) WITHOUT ROWID;
             -- Which removal unlocked a refusal (sans_moment, sans_regle_de_contenu), if any.
             ALTER TABLE dictations ADD COLUMN diagnosis TEXT;
+            """),
+        Migration(version: 5, sql: """
+            -- The validator rules each attempt failed, as 'step/rule' ids, comma-separated
+            -- (e.g. 'orthographe_grammaire/elision_consonne,longueur/longueur_mots'); empty when
+            -- accepted, when it failed before the validator, and for attempts stored before.
+            ALTER TABLE attempts ADD COLUMN failed_rules TEXT NOT NULL DEFAULT '';
             """),
     ]
 }

@@ -2,6 +2,7 @@ import Foundation
 import DicteeCore
 import Testing
 @testable import Dictation
+import DicteeTestSupport
 
 /// Which moments the cards offer and in which order: recent past first (most recent first), then
 /// upcoming (soonest first), one card per phrase, without excluded occurrences or the child's own
@@ -190,17 +191,8 @@ import Testing
 
     // MARK: - Property
 
-    /// SplitMix64 (Steele, Lea, Flood 2014): small, deterministic, seedable.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The shared seeded generator (SplitMix64).
+    typealias SplitMix64 = SeededGenerator
 
     /// The phrase identity as the rule states it, written independently of the source.
     static func identity(_ phrase: String) -> String {
@@ -232,7 +224,7 @@ import Testing
     }
 
     @Test func propertiesHoldOnRandomLists() {
-        var rng = SplitMix64(state: 0x00D1_C7EE)
+        var rng = SplitMix64(seed: 0x00D1_C7EE)
         var nonEmpty = 0
         for round in 0..<200 {
             let moments = Self.randomMoments(&rng)

@@ -12,7 +12,7 @@ import Testing
         let validator = try TestValidator.shared()
         let child = Child(firstName: "Inès", gender: .feminine, grade: .ce2)
         let plan = DictationPlan(child: child, moment: Self.piscine, targets: [.accordPPEtre, .homophonesAA])
-        let served = try #require(library.serving(for: plan, validator: validator))
+        let served = try #require(library.serving(for: plan, checker: validator))
         #expect(served.text.grade == .ce2)
         #expect(served.text.fits(library.kinds(of: "la sortie piscine")))
         let best = library.texts(for: .ce2, fitting: "la sortie piscine").map { $0.skills.filter(plan.targets.contains).count }.max()
@@ -20,7 +20,7 @@ import Testing
         #expect(served.draft.text.contains("Inès") && served.draft.text.contains("sortie piscine"))
         #expect(validator.check(served.draft, plan: served.plan).isEmpty)
         // A text seen lately comes last: the next serving is another text.
-        let next = try #require(library.serving(for: plan, validator: validator, recentlyUsed: [served.text.id]))
+        let next = try #require(library.serving(for: plan, checker: validator, recentlyUsed: [served.text.id]))
         #expect(next.text.id != served.text.id)
     }
 
@@ -32,7 +32,7 @@ import Testing
             for m in ["la sortie piscine", "le cours de judo", "les vacances", "l'anniversaire", "la fête de l'école"] {
                 let grammar = try #require(LibraryValidationTests.phrases.first { $0.phrase == m }?.grammar)
                 let plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
-                #expect(library.serving(for: plan, validator: validator) != nil, "\(grade.rawValue) \(m)")
+                #expect(library.serving(for: plan, checker: validator) != nil, "\(grade.rawValue) \(m)")
             }
         }
     }
@@ -50,7 +50,7 @@ import Testing
                 let grammar = try #require(LibraryValidationTests.phrases.first { $0.phrase == m }?.grammar)
                 let plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
                 for time in [MomentTime.past, .upcoming] {
-                    let served = try #require(library.serving(for: plan, validator: validator, time: time))
+                    let served = try #require(library.serving(for: plan, checker: validator, time: time))
                     let fitting = library.texts(for: grade, fitting: m).contains { text in
                         guard let r = try? text.render(firstName: "Léa", gender: .feminine, moment: plan.moment) else { return false }
                         return !Self.hasWrongTense(r, time, validator, plan)

@@ -1,4 +1,5 @@
 import DicteeCore
+import DicteeTestSupport
 import Foundation
 import Testing
 @testable import Dictation
@@ -196,7 +197,7 @@ import PrivacyFilter
 }
 
 enum TestValidator {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     nonisolated(unsafe) static var cached: Validator?
     static let lock = NSLock()
 

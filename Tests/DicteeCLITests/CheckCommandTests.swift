@@ -38,7 +38,9 @@ import Testing
         #expect(Set(object.keys) == ["passed", "findings"])
         #expect(object["passed"] as? Bool == false)
         let findings = try #require(object["findings"] as? [[String: String]])
-        #expect(findings.allSatisfy { Set($0.keys) == ["step", "message"] })
+        #expect(findings.allSatisfy { Set($0.keys) == ["step", "rule", "message"] })
+        #expect(findings.contains { $0["step"] == "prenom" && $0["rule"] == "prenom_accord" })
+        #expect(findings.contains { $0["rule"] == "hunspell" })
         #expect(findings.map { $0["step"]! }.contains("prenom"))
         #expect(Set(findings.map { $0["step"]! }).isSubset(of: ["vocabulaire", "temps", "longueur", "registre", "competences", "prenom", "moment", "orthographe_grammaire"]))
     }

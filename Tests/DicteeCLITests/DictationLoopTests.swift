@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DicteeTestSupport
 
 /// The loop around the writing, run with the built binary on the fixture family (Docs/domain.md §7-8): two
 /// children, ingest, three cards each, pick, show (read aloud, clean copy, A4 page), grade with a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DicteeTestSupport
 
 /// Runs the built `dictee` binary (Scripts/test builds it first) and compares stdout, stderr and
 /// the exit status with golden files in Fixtures/golden/. `RECORD_SNAPSHOTS=1` re-records them.

@@ -2,6 +2,7 @@ import Store
 import Foundation
 import Testing
 @testable import DicteeCLI
+import DicteeTestSupport
 
 @Suite("dictee events: the command contract")
 struct EventsCommandTests {

@@ -65,7 +65,7 @@ import Testing
     @Test func aLabelNamingTheChildIsNotOfferedToThatChild() {
         let grammar = PhraseGrammar(gender: .masculine, number: .singular, headNoun: "anniversaire")
         let moments = ["l'anniversaire de Léa", "l’anniversaire d'Léa", "le spectacle de LÉA", "l'anniversaire de Léane", "la fête"].enumerated().map {
-            CardMoment(key: OccurrenceKey(event: EventReference(uid: "k\($0.offset)"), start: .instant(100)), moment: MomentPhrase(phrase: $0.element, grammar: grammar), start: .instant(100), startSeconds: 100)
+            CardMoment(key: OccurrenceKey(event: EventReference("ev-00000000000\($0.offset)")!, start: .instant(100)), moment: MomentPhrase(phrase: $0.element, grammar: grammar), start: .instant(100), startSeconds: 100)
         }
         let lea = Child(firstName: "Léa", gender: .feminine, grade: .ce1)
         #expect(CardChoice.order(moments, child: lea, now: 200).map(\.moment.phrase) == ["l'anniversaire de Léane", "la fête"])

@@ -1,6 +1,8 @@
+import DicteeCore
 import Foundation
 import Store
 import Testing
+import DicteeTestSupport
 
 /// `dictee nightly` against a real model server (managed mode, Docs/architecture.md "Real components and how they start"): a tiny random-weight GGUF written now
 /// with the PyPI `gguf` package (valid llama.cpp structure and tokenizer, garbage text), served by
@@ -63,10 +65,10 @@ import Testing
             let attempts = try store.attempts(dictationID: d.id)
             #expect(attempts.map(\.number) == [1, 2, 3, 4, 5], "5 attempts recorded")
             for a in attempts {
-                #expect(!a.failedSteps.contains("format"), "the answer parses against the schema: structured output works")
-                #expect(!a.failedSteps.contains("serveur") && !a.failedSteps.contains("contexte"), "\(a.failedSteps)")
+                #expect(a.failure != .format, "the answer parses against the schema: structured output works")
+                #expect(a.failure != .server && a.failure != .context, "\(String(describing: a.failure))")
                 #expect(a.promptTokens > 0, "usage is recorded")
-                #expect(!a.failedSteps.isEmpty)
+                #expect(a.failure != nil)
                 if a.finishReason == "stop" {
                     finishedByThemselves += 1
                     #expect(a.completionTokens > 0)

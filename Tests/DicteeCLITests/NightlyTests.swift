@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Store
 import Testing
+import DicteeTestSupport
 
 /// `dictee nightly` without a model (the library serves): the lock, the summary, a second run
 /// changing nothing, and SIGKILL at any point completed by the next run without duplicates.

@@ -1,20 +1,12 @@
 import DicteeCore
+import DicteeTestSupport
 import Foundation
 import PrivacyFilter
 import Store
 import Testing
 
-/// SplitMix64: the same seed, the same calendars.
-struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator (SplitMix64): the same seed, the same calendars.
+typealias Seeded = SeededGenerator
 
 @Suite("Privacy properties over generated calendars")
 struct PrivacyPropertyTests {
@@ -40,7 +32,7 @@ struct PrivacyPropertyTests {
     /// A seeded calendar of 40 events mixing whitelist forms, disqualifiers, birthdays with
     /// invented names, noise words, times, places and descriptions: the raw text to keep out.
     static func calendar(seed: Int) -> (ics: String, titles: [(title: String, location: String, description: String)]) {
-        var rng = Seeded(state: UInt64(seed) &* 1_000_003 &+ 17)
+        var rng = Seeded(seed: UInt64(seed) &* 1_000_003 &+ 17)
         let whitelist = Whitelist.bundled
         var events: [String] = []
         var titles: [(title: String, location: String, description: String)] = []

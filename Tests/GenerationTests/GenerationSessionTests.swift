@@ -1,4 +1,5 @@
 import DicteeCore
+import DicteeTestSupport
 import Foundation
 import French
 import PrivacyFilter
@@ -8,7 +9,7 @@ import Testing
 
 /// The real validator (Lexique, Hunspell, Grammalecte); a missing piece fails the test.
 enum TestValidator {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     nonisolated(unsafe) static var cached: Validator?
     static let lock = NSLock()
 
@@ -60,6 +61,34 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     }
 }
 
+/// A scripted checker beside the scripted model: it judges a draft by a closure (by default, a
+/// text of fewer than 20 words fails `longueur`) and records every draft it saw. No Lexique, no
+/// Hunspell, no Grammalecte.
+final class ScriptedChecker: DraftChecker, @unchecked Sendable {
+    static let tooShort = Finding(step: .longueur, rule: "longueur_mots", message: "Le texte compte trop peu de mots ; il en faut entre 40 et 65.")
+    let judge: @Sendable (Draft, DictationPlan) -> [Finding]
+    let lock = NSLock()
+    private var seen: [Draft] = []
+    var checked: [Draft] { lock.withLock { seen } }
+
+    init(_ judge: @escaping @Sendable (Draft, DictationPlan) -> [Finding] = { draft, _ in
+        draft.text.split(separator: " ").count < 20 ? [ScriptedChecker.tooShort] : []
+    }) {
+        self.judge = judge
+    }
+
+    func check(_ draft: Draft, plan: DictationPlan) -> [Finding] {
+        lock.withLock { seen.append(draft) }
+        return judge(draft, plan)
+    }
+
+    func sites(of draft: Draft, plan: DictationPlan) -> [TrapSite] { [] }
+
+    func verbTenses(of draft: Draft, plan: DictationPlan) -> [Set<SchoolTense>] { [] }
+}
+
+/// The retry loop (feedback, runaway, refusal diagnosis, fallback after 5) with a scripted model
+/// and a scripted checker.
 @Suite struct GenerationSessionTests {
     static let lea = Child(firstName: "Léa", gender: .feminine, grade: .ce2)
     static let piscine = MomentPhrase(phrase: "la sortie piscine", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "sortie"))
@@ -68,25 +97,69 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     static let tooShort = #"{"titre": "La piscine", "phrases": ["Léa a nagé."]}"#
     static let refusal = #"{"titre": "Désolé", "phrases": ["Je ne peux pas écrire ce texte."]}"#
 
-    func session(_ model: ScriptedModel?) throws -> GenerationSession {
-        GenerationSession(model: model, validator: try TestValidator.shared(), library: try Library.bundled())
+    func session(_ model: ScriptedModel?, _ checker: ScriptedChecker = ScriptedChecker()) throws -> GenerationSession {
+        GenerationSession(model: model, checker: checker, library: try Library.bundled())
     }
 
-    @Test func aFirstInvalidAnswerIsRetriedWithTheValidatorsSentencesAndTheSecondIsAccepted() throws {
+    @Test func aFirstInvalidAnswerIsRetriedWithTheCheckersSentencesAndTheSecondIsAccepted() throws {
         let model = ScriptedModel([.answer(Self.tooShort, .stop), .answer(Self.good, .stop)])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let checker = ScriptedChecker()
+        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
         #expect(!result.fromLibrary && result.origin == "fake-model")
         #expect(result.draft.text.hasPrefix("Samedi, Léa est allée"))
         #expect(result.draft.title == "La piscine")
         #expect(result.attempts.count == 2)
-        #expect(result.attempts[0].failedSteps.contains("longueur"))
-        #expect(result.attempts[1].failedSteps.isEmpty)
+        #expect(result.attempts[0].failure == .validation([FailedStep(step: .longueur, rules: ["longueur_mots"])]))
+        #expect(result.attempts[1].failure == nil)
         #expect(result.attempts.allSatisfy { $0.promptTokens == 400 && $0.completionTokens == 120 && $0.finishReason == "stop" })
+        #expect(checker.checked.map(\.text) == ["Léa a nagé.", result.draft.text])
         let retry = model.requests[1].prompt
         #expect(retry.contains("Léa a nagé."), "the previous answer is sent back")
-        #expect(retry.contains("Le texte compte"), "with the validator's French sentences")
+        #expect(retry.contains(ScriptedChecker.tooShort.message), "with the checker's French sentences")
         #expect(model.requests[0].temperature == model.requests[1].temperature, "the temperature is not the repair")
         #expect(model.requests.allSatisfy { $0.schema == DictationAnswer.schema })
+    }
+
+    @Test func aValidationFailureRecordsEachStepOnceWithItsRulesInOrder() throws {
+        let findings = [
+            Finding(step: .temps, message: "Le verbe est au futur."),
+            Finding(step: .orthographeGrammaire, rule: "elision_consonne", message: "Pas d'apostrophe."),
+            Finding(step: .orthographeGrammaire, rule: "hunspell", message: "Mal orthographié."),
+            Finding(step: .orthographeGrammaire, rule: "elision_consonne", message: "Pas d'apostrophe, ailleurs."),
+        ]
+        let model = ScriptedModel([.answer(Self.good, .stop)])
+        let result = try #require(try session(model, ScriptedChecker { draft, _ in draft.text.hasPrefix("Samedi") ? findings : [] })
+            .write(Self.plan, time: .past))
+        #expect(result.attempts.count == 5 && result.fromLibrary, "the model's text never passes: five attempts, then the library")
+        #expect(result.attempts.allSatisfy { $0.failure == .validation([
+            FailedStep(step: .temps, rules: ["temps"]),
+            FailedStep(step: .orthographeGrammaire, rules: ["elision_consonne", "hunspell"]),
+        ]) })
+        #expect(findings.allSatisfy { model.requests[1].prompt.contains($0.message) }, "every sentence is fed back")
+    }
+
+    @Test func fiveInvalidAnswersFallBackToTheLibrarySilently() throws {
+        let model = ScriptedModel([.answer(Self.tooShort, .stop)])
+        let checker = ScriptedChecker()
+        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
+        #expect(result.fromLibrary && result.origin.hasPrefix("library:ce2-"))
+        #expect(model.requests.count == GenerationSession.maximumAttempts)
+        #expect(result.attempts.map(\.number) == [1, 2, 3, 4, 5])
+        #expect(result.attempts.allSatisfy { $0.failure == .validation([FailedStep(step: .longueur, rules: ["longueur_mots"])]) })
+        #expect(result.draft.title == "La sortie piscine", "a library text gets the moment as its title")
+        #expect(checker.checked.count == 6, "five drafts, then the library's rendering is checked too")
+        #expect(result.plan.sitesPerTarget == 3, "the library text is proven with its own skills, 3 sites each")
+    }
+
+    @Test func aLibraryRenderingTheCheckerRefusesIsSkipped() throws {
+        let library = try Library.bundled()
+        let candidates = library.texts(for: .ce2, fitting: Self.piscine.phrase)
+        try #require(candidates.count >= 2)
+        let refused = ScriptedChecker { draft, plan in plan.sitesPerTarget == 3 && draft.text.count % 2 == 0 ? [ScriptedChecker.tooShort] : [] }
+        let result = try session(nil, refused).write(Self.plan, time: .past)
+        if let result { #expect(result.draft.text.count % 2 == 1) }
+        #expect(try session(nil, ScriptedChecker { _, _ in [ScriptedChecker.tooShort] }).write(Self.plan, time: .past) == nil,
+                "no text passes: nothing to serve")
     }
 
     @Test func aModelThatAlwaysRefusesGetsFiveAttemptsWithoutTheMomentThenWithoutTheContentRuleThenTheLibrary() throws {
@@ -95,7 +168,7 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         #expect(result.fromLibrary && result.origin.hasPrefix("library:ce2-"))
         #expect(result.draft.text.contains("Léa") && result.draft.text.contains("sortie piscine"))
         #expect(result.attempts.count == 5 && model.requests.count == 5)
-        #expect(result.attempts.allSatisfy { $0.failedSteps == ["refus"] })
+        #expect(result.attempts.allSatisfy { $0.failure == .refusal })
         #expect(result.attempts.map(\.removed) == [[], [.moment], [.contentRule], [.moment, .contentRule], [.moment, .contentRule]])
         #expect(model.requests[0].prompt.contains("la sortie piscine"))
         #expect(!model.requests[1].prompt.contains("piscine"), "the second attempt leaves the moment out")
@@ -107,10 +180,12 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
 
     @Test func aRefusalUnlockedByLeavingTheMomentOutIsDiagnosedAndTheLibraryServes() throws {
         let model = ScriptedModel([.answer(Self.refusal, .stop), .answer(Self.good, .stop)])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let checker = ScriptedChecker()
+        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
         #expect(result.diagnosis == "sans_moment")
         #expect(result.fromLibrary)
-        #expect(result.attempts.count == 2 && result.attempts[0].failedSteps == ["refus"])
+        #expect(result.attempts.map(\.failure) == [.refusal, .refusal], "a text without the moment is no dictation about it")
+        #expect(!checker.checked.contains { $0.text.contains("Elle a mis son maillot bleu") }, "the answer without the moment is never validated")
     }
 
     @Test func aRefusalUnlockedByLeavingTheContentRuleOutCanStillPass() throws {
@@ -118,24 +193,32 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let result = try #require(try session(model).write(Self.plan, time: .past))
         #expect(result.diagnosis == "sans_regle_de_contenu")
         #expect(!result.fromLibrary && result.attempts.count == 3)
+        #expect(result.attempts.map(\.failure) == [.refusal, .refusal, nil])
+    }
+
+    @Test func aContentFilterFinishIsARefusal() throws {
+        let model = ScriptedModel([.answer(Self.good, .other("content_filter")), .answer(Self.good, .stop)])
+        let result = try #require(try session(model).write(Self.plan, time: .past))
+        #expect(result.attempts.first?.failure == .refusal && result.attempts.first?.finishReason == "content_filter")
+        #expect(result.attempts[1].removed == [.moment])
     }
 
     @Test func aRunawayIsAFailedAttemptWhoseFeedbackSaysTheTextWasFarTooLong() throws {
         let model = ScriptedModel([.answer(#"{"titre": "La piscine", "phrases": ["Léa"#, .length)])
         let result = try #require(try session(model).write(Self.plan, time: .upcoming))
         #expect(result.fromLibrary && result.attempts.count == 5)
-        #expect(result.attempts.allSatisfy { $0.failedSteps == ["trop_long"] && $0.finishReason == "length" })
+        #expect(result.attempts.allSatisfy { $0.failure == .runaway && $0.finishReason == "length" })
         #expect(model.requests[1].prompt.contains("beaucoup trop long"))
         let timeouts = ScriptedModel([.fail(.timeout(120))])
         let t = try #require(try session(timeouts).write(Self.plan, time: nil))
-        #expect(t.attempts.count == 5 && t.attempts.allSatisfy { $0.failedSteps == ["trop_long"] })
+        #expect(t.attempts.count == 5 && t.attempts.allSatisfy { $0.failure == .runaway && $0.seconds == 120 })
         #expect(timeouts.requests[1].prompt.contains("beaucoup trop long"))
     }
 
     @Test func anAnswerThatIsNotTheJSONAskedForIsAFormatFailure() throws {
         let model = ScriptedModel([.answer("Voici une dictée : Léa nage.", .stop), .answer(Self.good, .stop)])
         let result = try #require(try session(model).write(Self.plan, time: .past))
-        #expect(result.attempts.map(\.failedSteps) == [["format"], []])
+        #expect(result.attempts.map(\.failure) == [.format, nil])
         #expect(model.requests[1].prompt.contains("objet JSON"))
     }
 
@@ -143,7 +226,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let model = ScriptedModel([.answer(Self.good, .stop)], contextLength: 600, tokens: 500)
         let result = try #require(try session(model).write(Self.plan, time: .past))
         #expect(model.requests.isEmpty)
-        #expect(result.fromLibrary && result.attempts.map(\.failedSteps) == [["contexte"]])
+        #expect(result.fromLibrary && result.attempts.map(\.failure) == [.context])
+        #expect(result.serverError != nil)
         // Without a tokenizer the estimate is conservative (2 bytes a token).
         let estimated = ScriptedModel([.answer(Self.good, .stop)], contextLength: 4096, tokens: nil)
         #expect(try session(estimated).write(Self.plan, time: .past)?.fromLibrary == false)
@@ -152,7 +236,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     @Test func anUnreachableServerFallsBackAtOnce() throws {
         let model = ScriptedModel([.fail(.unavailable("connection refused"))])
         let result = try #require(try session(model).write(Self.plan, time: .past))
-        #expect(result.fromLibrary && result.attempts.map(\.failedSteps) == [["serveur"]])
+        #expect(result.fromLibrary && result.attempts.map(\.failure) == [.server])
+        #expect(model.requests.count == 1)
     }
 
     @Test func withoutAModelTheLibraryServesEveryText() throws {
@@ -217,9 +302,9 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
 @Suite struct GenerationRegressionTests {
     @Test func aPlainTextRefusalIsARefusal() throws {
         let model = ScriptedModel([.answer("Je ne peux pas écrire ça.", .stop)])
-        let session = GenerationSession(model: model, validator: try TestValidator.shared(), library: try Library.bundled())
+        let session = GenerationSession(model: model, checker: ScriptedChecker(), library: try Library.bundled())
         let result = try #require(session.write(GenerationSessionTests.plan, time: .past))
-        #expect(result.attempts.allSatisfy { $0.failedSteps == ["refus"] })
+        #expect(result.attempts.allSatisfy { $0.failure == .refusal })
         #expect(result.attempts[1].removed == [.moment])
     }
 
@@ -235,3 +320,24 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     }
 }
 
+/// The session with the real validator (Lexique, Hunspell, Grammalecte): the model's good answer
+/// passes, a short one fails `longueur`, and the library's fallback passes the eight steps.
+@Suite struct GenerationWithTheRealValidatorTests {
+    @Test func theRealValidatorDrivesTheRetryAndTheFallback() throws {
+        let library = try Library.bundled()
+        let model = ScriptedModel([.answer(GenerationSessionTests.tooShort, .stop), .answer(GenerationSessionTests.good, .stop)])
+        let session = GenerationSession(model: model, checker: try TestValidator.shared(), library: library)
+        let result = try #require(session.write(GenerationSessionTests.plan, time: .past))
+        #expect(!result.fromLibrary && result.attempts.count == 2)
+        guard case .validation(let steps) = result.attempts[0].failure else {
+            Issue.record("the short text fails the validator: \(String(describing: result.attempts[0].failure))")
+            return
+        }
+        #expect(steps.contains { $0.step == .longueur && $0.rules.contains("longueur_mots") })
+        #expect(model.requests[1].prompt.contains("Le texte compte"), "with the validator's French sentences")
+        let fallback = GenerationSession(model: ScriptedModel([.fail(.refused("x"))]), checker: try TestValidator.shared(), library: library)
+        let served = try #require(fallback.write(GenerationSessionTests.plan, time: .past))
+        #expect(served.fromLibrary && served.attempts.count == 5)
+        #expect(try TestValidator.shared().check(served.draft, plan: served.plan).isEmpty)
+    }
+}

@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Testing
 @testable import Ingest
+import DicteeTestSupport
 
 /// One fixture: `Fixtures/ics/NAME.ics` with its expected `NAME.json` beside it.
 struct FixtureCase: CustomStringConvertible, Sendable {
@@ -18,7 +19,7 @@ struct FixtureCase: CustomStringConvertible, Sendable {
 
 @Suite("CalendarReader: one fixture per behaviour, with its expected JSON")
 struct CalendarReaderFixtureTests {
-    @Test("the fixture folder holds the behaviours of README "How calendars are read"")
+    @Test("the fixture folder holds the behaviours of README 'How calendars are read'")
     func fixturesArePresent() {
         let names = Set(FixtureCase.all.map(\.name))
         #expect(names.count >= 40)

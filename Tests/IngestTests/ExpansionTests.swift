@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Testing
 @testable import Ingest
+import DicteeTestSupport
 
 /// Random RRULEs of the kinds families and calendar apps write, with random BY parts.
 struct RuleGenerator {

@@ -1,10 +1,7 @@
 import DicteeCore
+import DicteeTestSupport
 import Foundation
 @testable import Ingest
-
-/// The repository root, found from this file's path (Tests/IngestTests/TestSupport.swift).
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// `Fixtures/ics/NAME`.
 func fixtureURL(_ name: String) -> URL {
@@ -40,17 +37,4 @@ func vevent(uid: String, _ lines: [String]) -> [String] {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// A small deterministic generator (SplitMix64) for property tests: the same seed, the same cases.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Testing
 @testable import Ingest
+import DicteeTestSupport
 
 /// Generates family-like calendars at random (seeded): one-off and recurring events in several
 /// zones and value types, EXDATEs, overrides moving in and out, cancellations, floating times.

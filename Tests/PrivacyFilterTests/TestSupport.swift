@@ -1,7 +1,5 @@
+import DicteeTestSupport
 import Foundation
-
-let repositoryRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 func repositoryFile(_ relative: String) throws -> String {
     try String(contentsOf: repositoryRoot.appendingPathComponent(relative), encoding: .utf8)

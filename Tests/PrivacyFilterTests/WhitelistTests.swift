@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Testing
 @testable import PrivacyFilter
+import DicteeTestSupport
 
 @Suite("Whitelist: the rule files an auditor reads")
 struct WhitelistTests {

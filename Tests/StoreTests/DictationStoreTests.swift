@@ -553,7 +553,7 @@ struct DictationStoreTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = try addChild(store)
         var d = try newDictation(child: child)
-        let attempt = StoredAttempt(number: 1, failedSteps: ["format"], promptTokens: 1, completionTokens: 1, seconds: 0.1,
+        let attempt = AttemptRecord(number: 1, failure: .format, promptTokens: 1, completionTokens: 1, seconds: 0.1,
                                     finishReason: "stop", removed: [])
         d.attempts = [attempt, attempt]
         let error = #expect(throws: StateError.self) { try store.addDictation(d) }

@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 import Testing
 
@@ -204,6 +205,37 @@ struct MigrationsTests {
                 #expect(throws: StoreError.self) { try migrate(db, steps) }
             }
             #expect(try db.schemaVersion() == 0)
+        }
+    }
+
+    @Test("schema 4 to 5: stored attempts keep their failed steps and gain an empty list of failed rules")
+    func attemptsGainFailedRules() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try migrate(db, Array(Schema.migrations.prefix(4))) == [1, 2, 3, 4])
+            try db.execute("INSERT INTO children (id, first_name, gender, grade) VALUES (1, 'Léa', 'f', 'CE1')")
+            try db.execute("""
+                INSERT INTO dictations (id, child_id, event_ref, start_key, moment, title, body, origin, targets, aim_words,
+                                        density, created_at)
+                VALUES (1, 1, 'ev-0123456789ab', 't:1796000000', 'la sortie piscine', 'La sortie piscine', 'Léa nage.',
+                        'library:ce1-fete-01', 'homophones_a_a', 30, 1, 1796000000)
+                """)
+            for (n, steps) in [(1, "longueur,temps"), (2, "refus"), (3, "trop_long")] {
+                try db.execute("""
+                    INSERT INTO attempts (dictation_id, number, failed_steps, prompt_tokens, completion_tokens, seconds, finish_reason, removed)
+                    VALUES (1, ?, ?, 100, 50, 0.5, 'stop', ?)
+                    """, [.integer(Int64(n)), .text(steps), .text(n == 2 ? "sans_moment" : "")])
+            }
+            #expect(Schema.migrations.last?.version == 5)
+            let store = try StateStore(path: path)
+            #expect(try store.attempts(dictationID: 1).map(\.failure) == [
+                .validation([FailedStep(step: .longueur), FailedStep(step: .temps)]), .refusal, .runaway,
+            ])
+            #expect(try store.attempts(dictationID: 1)[1].removed == [.moment])
+            let stats = try store.generationStats()
+            #expect(stats.failedSteps.map(\.step) == ["longueur", "refus", "temps", "trop_long"])
+            #expect(stats.failedRules.isEmpty, "nothing to count for attempts stored before version 5")
+            #expect(try Database(path: path).schemaVersion() == 5)
         }
     }
 }

@@ -10,8 +10,10 @@ extension Dictee {
     /// validator's eight steps on a text someone wrote, for that child's grade and gender.
     ///
     /// JSON contract (later checks rely on it exactly):
-    /// `{"passed": bool, "findings": [{"step": id, "message": string}]}` with the step ids
-    /// vocabulaire, temps, longueur, registre, competences, prenom, moment, orthographe_grammaire.
+    /// `{"passed": bool, "findings": [{"step": id, "rule": id, "message": string}]}` with the step ids
+    /// vocabulaire, temps, longueur, registre, competences, prenom, moment, orthographe_grammaire,
+    /// and the id of the failed rule (`Finding.rule`: the step id, or a named rule such as
+    /// `longueur_mots`, `elision_consonne`, `hunspell`, `grammalecte:<id>`).
     /// Exit status: 0 every step passes, 1 a step fails, 64 usage, 65 unreadable text file,
     /// 69 the lexicon or the French dictionary is missing.
     struct Check: Command {
@@ -39,7 +41,7 @@ extension Dictee {
               --sites N        trap sites required per target skill (default 2)
               --grade G        CP, CE1, CE2, CM1 or CM2 (instead of the stored child's)
               --gender f|m     the child's gender (instead of the stored child's)
-              --json           {"passed": bool, "findings": [{"step": id, "message": string}]}
+              --json           {"passed": bool, "findings": [{"step": id, "rule": id, "message": string}]}
 
             exit status: 0 every step passes, 1 a step fails, 64 usage (unknown child, moment or
             skill, a skill not taught at the grade), 65 unreadable, non-UTF-8 or over-100-KB text,
@@ -121,7 +123,7 @@ extension Dictee {
             let findings = validator.check(Draft(text: text), plan: plan)
             if arguments.flags.contains("json") {
                 let list = findings.map {
-                    JSONWriter.object([("step", .string($0.step.rawValue)), ("message", .string($0.message))])
+                    JSONWriter.object([("step", .string($0.step.rawValue)), ("rule", .string($0.rule)), ("message", .string($0.message))])
                 }
                 output.line("{\"passed\":\(findings.isEmpty ? "true" : "false"),\"findings\":[\(list.joined(separator: ","))]}")
             } else if findings.isEmpty {

@@ -104,7 +104,7 @@ extension Dictee {
                 }
             case .text(let childID, let result):
                 // The run log: which source, and every attempt's failed steps (no text, no name).
-                let steps = result.attempts.map { $0.failedSteps.isEmpty ? "ok" : $0.failedSteps.joined(separator: "+") }
+                let steps = result.attempts.map { $0.storedSteps.isEmpty ? "ok" : $0.storedSteps.joined(separator: "+") }
                 output.diagnostic("dictation for child \(childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
                                   + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
                                   + (result.serverError.map { "; \($0)" } ?? ""))

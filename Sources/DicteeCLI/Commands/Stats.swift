@@ -7,7 +7,8 @@ extension Dictee {
     /// JSON: `{"asked": n, "accepted": n, "accepted_first_attempt": n, "fallbacks": n,
     /// "library_only": n, "acceptance_first_attempt": ratio|null, "attempts_per_accepted": x|null,
     /// "fallback_rate": ratio|null, "tokens_per_accepted": x|null, "prompt_tokens": n,
-    /// "completion_tokens": n, "failed_steps": {"step": count}}` (ratios between 0 and 1).
+    /// "completion_tokens": n, "failed_steps": {"step": count}, "failed_rules": {"rule": count}}`
+    /// (ratios between 0 and 1).
     struct Stats: Command {
         static let name = "stats"
         static let summary = "how the language model does: first-attempt acceptance, attempts, fallbacks, tokens"
@@ -18,7 +19,7 @@ extension Dictee {
             Reports on the language model over every dictation it was asked for: the share
             accepted at the first attempt, attempts per accepted text, the share served from
             the handwritten library after five failed attempts, tokens (prompt and answer, all
-            attempts) per accepted text, and which validator steps fail most. It says nothing
+            attempts) per accepted text, and which validator steps and rules fail most. It says nothing
             about any child: those figures are about the model.
 
             example:
@@ -42,13 +43,14 @@ extension Dictee {
             if arguments.flags.contains("json") {
                 func number(_ x: Double?) -> JSONWriter.Value { x.map { .raw(String(format: "%.4f", $0)) } ?? .null }
                 let steps = "{" + s.failedSteps.map { JSONWriter.quoted($0.step) + ":" + String($0.count) }.joined(separator: ",") + "}"
+                let rules = "{" + s.failedRules.map { JSONWriter.quoted($0.rule) + ":" + String($0.count) }.joined(separator: ",") + "}"
                 output.line(JSONWriter.object([
                     ("asked", .int(s.asked)), ("accepted", .int(s.accepted)), ("accepted_first_attempt", .int(s.acceptedFirst)),
                     ("fallbacks", .int(s.fallbacks)), ("library_only", .int(s.libraryOnly)),
                     ("acceptance_first_attempt", number(first)), ("attempts_per_accepted", number(attempts)),
                     ("fallback_rate", number(fallback)), ("tokens_per_accepted", number(tokens)),
                     ("prompt_tokens", .int(s.promptTokens)), ("completion_tokens", .int(s.completionTokens)),
-                    ("failed_steps", .raw(steps)),
+                    ("failed_steps", .raw(steps)), ("failed_rules", .raw(rules)),
                 ]))
                 return .ok
             }
@@ -66,6 +68,10 @@ extension Dictee {
             output.line("tokens per accepted text:        \(decimal(tokens)) (\(s.promptTokens) prompt + \(s.completionTokens) answer in all)")
             if !s.failedSteps.isEmpty {
                 output.line("failed steps:                    " + s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", "))
+            }
+            // One line per failed rule, the 12 most frequent.
+            for r in s.failedRules.prefix(12) {
+                output.line("failed rule \(r.rule): \(r.count)")
             }
             output.line("served from the library without a model: \(s.libraryOnly)")
             return .ok

@@ -1,0 +1,78 @@
+import DicteeCore
+import Foundation
+import French
+
+// Step 7, moment: the text speaks of this moment, with the right article.
+
+extension Validator {
+    func momentStep(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let m = plan.moment
+        let words = a.tagged.filter { $0.token.kind == .word }.map(\.normalized)
+        // Token sequences, not substrings: "au cours" must not match inside "beau cours".
+        func has(_ phrase: String) -> Bool {
+            let p = phraseWords(phrase)
+            guard !p.isEmpty, p.count <= words.count else { return false }
+            for start in 0...(words.count - p.count) where words[start] == p[0] {
+                if words[start..<(start + p.count)].elementsEqual(p) { return true }
+            }
+            return false
+        }
+        var out: [Finding] = []
+        // Wrong contractions of the moment's article: "à le cours", "de les vacances".
+        let rest = m.phraseWithoutArticle
+        for (wrong, right) in m.wrongContractions where has(wrong) {
+            out.append(Finding(step: .moment, rule: "moment_contraction", message: "Écris « \(right) » et non « \(wrong) »."))
+        }
+        let head = Tokenizer.normalize(m.grammar.headNoun)
+        let restWords = phraseWords(rest)
+        let exact = has(m.phrase) || has(rest)
+        // "la visite du zoo", "le cours de judo": "au zoo", "du judo" name the moment too.
+        var tail: String?
+        if m.friendName == nil, restWords.count >= 3, ["de", "du", "d'", "des"].contains(restWords[1]) { tail = restWords.last }
+        let mentioned = exact || words.contains(head) || tail.map(words.contains) == true
+        if !exact, restWords.first == head, restWords.count >= 2 {
+            // Another moment with the same head noun: "cours de danse" for "cours de judo". Read
+            // on the tokens themselves, so a sentence end stops it ("son anniversaire. D'abord"),
+            // and only a noun that is not a day, a month or an hour makes another moment ("le
+            // match de samedi", "la séance de quatorze heures" are this one).
+            let t = a.tagged
+            let times: Set<String> = ["heure", "heures", "matin", "soir", "midi", "minuit", "après-midi", "semaine", "jour", "fin", "année", "début"]
+            func isOtherComplement(_ k: Int) -> Bool {
+                k < t.count && t[k].wordClass == .noun && !FrenchWords.days.contains(t[k].normalized)
+                    && !FrenchWords.months.contains(t[k].normalized) && !times.contains(t[k].normalized)
+            }
+            for j in t.indices where t[j].normalized == head && j + 1 < t.count {
+                var other: String?
+                if ["de", "du", "d'", "des"].contains(restWords[1]) {
+                    if ["de", "du", "d'", "des"].contains(t[j + 1].normalized), j + 2 < t.count, t[j + 2].normalized != restWords[2],
+                       isOtherComplement(j + 2) {
+                        other = t[j].token.text + " " + t[j + 1].token.text + (t[j + 1].token.isElided ? "" : " ") + t[j + 2].token.text
+                    }
+                } else if isOtherComplement(j + 1), t[j + 1].normalized != restWords[1] {
+                    other = t[j].token.text + " " + t[j + 1].token.text
+                }
+                if let other {
+                    out.append(Finding(step: .moment, rule: "moment_autre", message: "Le texte parle de « \(shown(other)) », mais le moment est « \(m.phrase) »."))
+                    break
+                }
+            }
+        }
+        // The head noun's gender: "à la cours de judo".
+        if m.grammar.number == .singular {
+            let t = a.tagged.filter { $0.token.kind == .word }
+            let wrongArticles: Set<String> = m.grammar.gender == .feminine ? ["le", "un", "au", "du", "ce"] : ["la", "une", "cette"]
+            for j in words.indices.dropFirst() where words[j] == head && wrongArticles.contains(words[j - 1]) {
+                if restWords.count <= 1 || (j + 1 < words.count && words[j + 1] == restWords[1]) {
+                    out.append(Finding(step: .moment, rule: "moment_genre", message:
+                        "« \(m.grammar.headNoun) » est \(m.grammar.gender == .feminine ? "féminin" : "masculin") : écris « \(m.phrase) », pas « \(t[j - 1].token.text) \(t[j].token.text) »."))
+                    break
+                }
+            }
+        }
+        if !mentioned {
+            out.append(Finding(step: .moment, rule: "moment_absent", message:
+                "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(m.contracted(with: .a)) » ou au moins « \(m.grammar.headNoun) »."))
+        }
+        return out
+    }
+}

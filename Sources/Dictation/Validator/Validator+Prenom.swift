@@ -1,0 +1,121 @@
+import DicteeCore
+import Foundation
+import French
+
+// Step 6, prenom: the child's name, its capital, agreements with the child's gender.
+
+extension Validator {
+    func prenom(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let name = plan.child.firstName.precomposedStringWithCanonicalMapping
+        let key = Tokenizer.normalize(name)
+        let occurrences = a.tagged.indices.filter { a.tagged[$0].normalized == key }
+        if occurrences.isEmpty {
+            return [Finding(step: .prenom, rule: "prenom_absent", message: "Le texte doit parler de l'enfant par son prénom : écris « \(name) » au moins une fois.")]
+        }
+        var out: [Finding] = []
+        if !occurrences.contains(where: { a.tagged[$0].token.text.precomposedStringWithCanonicalMapping == name }) {
+            out.append(Finding(step: .prenom, rule: "prenom_majuscule", message: "Le prénom s'écrit avec une majuscule : « \(name) »."))
+        }
+        let gender = plan.child.gender
+        let child = gender == .feminine ? "une fille" : "un garçon"
+        var seen = Set<String>()
+        for i in occurrences {
+            // Only where the name is the subject: "Le frère de Léa est venu" agrees with frère.
+            if i > 0, a.tagged[i - 1].wordClass == .preposition || ["de", "d'", "à", "avec", "pour", "chez", "sans", "par"].contains(a.tagged[i - 1].normalized) {
+                continue
+            }
+            guard let (j, verb) = agreementTarget(a, after: i) else { continue }
+            if a.tagged[j].wordClass == .determiner {
+                // "Tom est une bonne amie", "Léa est le meilleur": a noun or adjective that has a
+                // form of the child's gender ("ami", "meilleure"); "une star" has none and passes.
+                var k = j + 1
+                var group = [a.tagged[j].token.text]
+                var words: [TaggedToken] = []
+                while k < a.tagged.count, k <= j + 3, a.tagged[k].wordClass == .adjective || a.tagged[k].wordClass == .noun {
+                    words.append(a.tagged[k])
+                    group.append(a.tagged[k].token.text)
+                    if a.tagged[k].wordClass == .noun { break }
+                    k += 1
+                }
+                // The noun decides when there is one ("un vrai poisson" is right for Léa);
+                // adjectives only when they stand alone ("la meilleure").
+                let deciding = words.contains { $0.wordClass == .noun } ? words.filter { $0.wordClass == .noun } : words
+                let wrong = deciding.contains { w in
+                    let rows = w.entries.filter { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
+                    return !rows.isEmpty && !rows.contains(where: { $0.gender == nil || $0.gender == gender })
+                        && agreed(w.token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) != nil
+                }
+                let phrase = shown(group.joined(separator: " "))
+                if wrong, !seen.contains(phrase) {
+                    seen.insert(phrase)
+                    out.append(Finding(step: .prenom, rule: "prenom_accord", message:
+                        "\(name) est \(child) : accorde « \(phrase) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(phrase) »."))
+                }
+                continue
+            }
+            let t = a.tagged[j]
+            let rows = t.entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
+            guard !rows.isEmpty else { continue }
+            if rows.contains(where: { $0.gender == nil || $0.gender == gender }) { continue }
+            let wrong = t.token.text
+            guard !seen.contains(wrong) else { continue }
+            seen.insert(wrong)
+            let lemmas = Set(rows.map(\.lemma))
+            if let fixed = agreed(wrong, gender: gender, lemmas: lemmas) {
+                out.append(Finding(step: .prenom, rule: "prenom_accord", message:
+                    "\(name) est \(child) : écris « \(name) \(verb) \(fixed) » et non « \(name) \(verb) \(wrong) »."))
+            } else {
+                out.append(Finding(step: .prenom, rule: "prenom_accord", message:
+                    "\(name) est \(child) : accorde « \(shown(wrong)) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(shown(wrong)) »."))
+            }
+        }
+        return out
+    }
+
+    /// The participle or adjective agreeing with the name at `i`: "Léa est partie", "Léa n'est
+    /// pas contente", "Léa s'est levée", "Léa semble fatiguée".
+    func agreementTarget(_ a: TextAnalysis, after i: Int) -> (Int, String)? {
+        let t = a.tagged
+        var k = i + 1
+        while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se", "qui"].contains(t[k].normalized) {
+            k += 1
+        }
+        guard k < t.count, t[k].wordClass == .finiteVerb,
+              t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
+        k += 1
+        while k < t.count, t[k].token.kind == .word,
+              FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .adverb
+                || (t[k].normalized == "un" && k + 1 < t.count && t[k + 1].normalized == "peu") {
+            k += 1
+        }
+        guard k < t.count, t[k].token.kind == .word else { return nil }
+        // The words between the name and the attribute, as written ("n'est pas", "s'est").
+        var verb = ""
+        for j in (i + 1)..<k {
+            let w = t[j].token.text
+            verb += verb.isEmpty || verb.hasSuffix("'") || verb.hasSuffix("’") ? w : " " + w
+        }
+        return (k, verb)
+    }
+
+    /// The form of `word` for `gender` with the same lemma, when the lexicon has it (partie ↔
+    /// parti, contente ↔ content, heureuse ↔ heureux, douce ↔ doux); `nil` otherwise.
+    func agreed(_ word: String, gender: Gender, lemmas: Set<String>) -> String? {
+        let w = Tokenizer.normalize(word)
+        var candidates: [String] = []
+        func swap(_ a: String, _ b: String) { if w.hasSuffix(a) { candidates.append(String(w.dropLast(a.count)) + b) } }
+        if gender == .feminine {
+            swap("s", "es"); candidates.append(w + "e"); swap("eux", "euse"); swap("x", "ce"); swap("f", "ve"); swap("er", "ère")
+            swap("el", "elle"); swap("il", "ille"); swap("on", "onne"); swap("en", "enne"); swap("et", "ette"); swap("c", "che"); swap("s", "se")
+        } else {
+            swap("es", "s"); swap("e", ""); swap("euse", "eux"); swap("ce", "x"); swap("ve", "f"); swap("ère", "er")
+            swap("elle", "el"); swap("ille", "il"); swap("onne", "on"); swap("enne", "en"); swap("ette", "et"); swap("che", "c"); swap("se", "s")
+        }
+        // Lexique's lemma is the masculine singular: "copine" → copain.
+        if gender == .masculine { candidates += lemmas.sorted() }
+        let number = lexicon.entries(for: w).first { lemmas.contains($0.lemma) }?.number
+        return candidates.first { c in
+            lexicon.entries(for: c).contains { lemmas.contains($0.lemma) && $0.gender == gender && ($0.number == nil || number == nil || $0.number == number) }
+        }
+    }
+}
