@@ -45,12 +45,17 @@ public struct NightlyRun: Sendable {
     /// Builds the session's model from the route (tests inject a scripted model); `nil` uses the
     /// real clients: the managed server, or the OpenAI-compatible client of the endpoint.
     public var modelFactory: (@Sendable (ModelRoute) -> (any LanguageModel)?)?
+    /// The checker every text goes through (tests inject a scripted one); `nil` builds the real
+    /// validator (`Validators.make`: Lexique, Hunspell, Grammalecte).
+    public var checker: (any DraftChecker)?
 
     public init(paths: HouseholdPaths, config: Config, calendars: [String]? = nil, zone: CalendarZone,
                 zoneIsExplicit: Bool, now: Int64, clock: any Clock,
                 quietly: @escaping @Sendable (() -> Void) -> Void = { $0() },
                 log: @escaping @Sendable (NightlyEvent) -> Void = { _ in },
-                modelFactory: (@Sendable (ModelRoute) -> (any LanguageModel)?)? = nil) {
+                modelFactory: (@Sendable (ModelRoute) -> (any LanguageModel)?)? = nil,
+                checker: (any DraftChecker)? = nil) {
+        self.checker = checker
         self.paths = paths
         self.config = config
         self.calendars = calendars
@@ -103,7 +108,13 @@ public struct NightlyRun: Sendable {
 
         // The validator and the library first: without them nothing can be written, and no
         // server should be started for nothing.
-        let base = try Desk.librarySession(environment: paths.environment, warn: { log(.warning($0)) })
+        let base: GenerationSession
+        if let checker {
+            guard let library = try? Library.bundled() else { throw .brokenLibrary }
+            base = GenerationSession(model: nil, checker: checker, library: library)
+        } else {
+            base = try Desk.librarySession(environment: paths.environment, warn: { log(.warning($0)) })
+        }
 
         // The model, if any.
         let route = self.route
