@@ -96,12 +96,13 @@ extension Dictee {
         static let summary = "the child picks card N: its dictation is served, its id printed"
         static let options = OptionSpec(valued: ["child"] + TimeOptions.names, flags: [])
         static let help = """
-            usage: dictee pick --child NAME N [--now ISO-8601]
+            usage: dictee pick --child NAME N [--now ISO-8601] [--tz IANA]
 
             Marks the dictation behind card N (1 to 3, as 'dictee cards' shows them) as
             served and prints its id alone on stdout, for 'dictee show ID' and, once the
             child has written it, 'dictee grade ID'. The other cards stay ready for next
-            time. --now sets the time recorded (default: the clock).
+            time. --now sets the time recorded (default: the clock); --tz the zone it is
+            read in (default: the zone of the last ingest).
 
             example:
               id=$(dictee pick --child Léa 2) && dictee show "$id"

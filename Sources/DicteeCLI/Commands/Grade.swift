@@ -23,7 +23,8 @@ extension Dictee {
             dictation moved (non vu, en cours, fragile, maîtrisé). A grade is final: grading
             the same dictation twice is refused. There is no score: only which sites, and
             which skills.
-            --now sets the time recorded (default: the clock).
+            --now sets the time recorded (default: the clock); --tz the zone a local --now
+            is read in and dates are shown in.
 
             example:
               dictee grade 12 --missed 3,7
