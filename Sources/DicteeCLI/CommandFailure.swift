@@ -1,7 +1,7 @@
 import DicteeCore
 import Foundation
-import Household
 import Store
+import Household
 
 /// The one failure a command throws: its exit status, the message and what to do next. Caught in
 /// one place, `DicteeCLI.run`, which prints `error: message` then `hint: hint` on stderr and

@@ -1,8 +1,8 @@
 import DicteeCore
 import Foundation
+import Store
 import Household
 import Ingest
-import Store
 
 /// What the child and dictation commands start from, parsed once.
 enum DeskOptions {

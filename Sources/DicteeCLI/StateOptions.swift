@@ -1,7 +1,7 @@
 import DicteeCore
 import Foundation
-import Household
 import Store
+import Household
 
 /// Where the family's state lives and how a command opens it.
 enum StateOptions {

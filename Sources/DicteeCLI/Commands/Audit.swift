@@ -1,7 +1,7 @@
 import DicteeCore
 import Foundation
-import PrivacyFilter
 import Store
+import PrivacyFilter
 
 extension Dictee {
     /// `dictee audit PATH [--verify] [--json]`: summarises and checks an audit file.

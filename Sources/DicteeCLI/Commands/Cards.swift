@@ -2,8 +2,6 @@ import Dictation
 import DicteeCore
 import Foundation
 import Household
-import Ingest
-import Store
 
 extension Dictee {
     /// `dictee cards --child NAME [--json]`: three dictations to choose from, each about an

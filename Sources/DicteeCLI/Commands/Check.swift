@@ -1,9 +1,9 @@
 import Dictation
 import DicteeCore
 import Foundation
+import PrivacyFilter
 import French
 import Household
-import PrivacyFilter
 
 extension Dictee {
     /// `dictee check --child NAME --moment PHRASE [--skills ID,ID] [--json] FILE|-`: runs the

@@ -1,7 +1,6 @@
 import DicteeCore
 import Foundation
 import PrivacyFilter
-import Store
 
 extension Dictee {
     /// `dictee child add NAME --gender f|m --grade CP|CE1|CE2|CM1|CM2`, `dictee child list`.

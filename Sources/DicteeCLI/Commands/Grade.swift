@@ -1,9 +1,6 @@
-import Dictation
 import DicteeCore
 import Foundation
 import Household
-import Ingest
-import Store
 
 extension Dictee {
     /// `dictee grade ID [--missed N,N|none]`: the parent says which trap sites the child got

@@ -1,8 +1,6 @@
 import DicteeCore
 import Foundation
-import Ingest
 import Household
-import PrivacyFilter
 
 extension Dictee {
     /// `dictee ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the

@@ -1,9 +1,6 @@
-import Dictation
 import DicteeCore
 import Foundation
-import Generation
 import Household
-import Ingest
 
 extension Dictee {
     /// `dictee nightly [--calendar PATH] [--now ISO-8601] [--tz IANA]`: the main job, for cron.

@@ -1,6 +1,5 @@
 import DicteeCore
 import Foundation
-import Generation
 import Household
 
 extension Dictee {

@@ -1,8 +1,8 @@
 import DicteeCore
 import Foundation
+import Store
 import Ingest
 import PrivacyFilter
-import Store
 
 extension Dictee {
     /// `dictee review [--show-titles]`: the parent's review queue, one event at a time, on a TTY.

@@ -1,9 +1,6 @@
-import Dictation
 import DicteeCore
 import Foundation
 import Household
-import Ingest
-import Store
 
 extension Dictee {
     /// `dictee show ID [--sheet] [--html PATH]`: a dictation for the parent to read aloud, its trap

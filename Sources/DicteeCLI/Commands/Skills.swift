@@ -2,8 +2,6 @@ import Dictation
 import DicteeCore
 import Foundation
 import Household
-import Ingest
-import Store
 
 extension Dictee {
     /// `dictee skills --child NAME [--json]`: the fifteen skills, grouped by state, with the date

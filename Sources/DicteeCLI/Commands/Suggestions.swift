@@ -1,8 +1,8 @@
 import DicteeCore
 import Foundation
+import Store
 import Ingest
 import PrivacyFilter
-import Store
 
 extension Dictee {
     /// `dictee suggestions list [--json]`, `dictee suggestions label ID TEXT`,
