@@ -218,8 +218,8 @@ enum DictationDesk {
                 }
             }
             if chosen.isEmpty, refused > 0 {
-                context.output.error("no handwritten text passed the validator for \(refused) moment(s) that have texts: the grammar check (grammalecte-cli) is probably failing")
-                context.output.hint("check 'grammalecte-cli --help' runs; reinstall with apt-get install grammalecte-cli")
+                context.output.error("no handwritten text passed the validator for \(refused) moment(s) that have texts: the grammar check (Grammalecte) is probably failing")
+                context.output.hint("check that '/usr/bin/python3 -c \"import grammalecte\"' runs; reinstall with apt-get install python3-grammalecte")
                 return .failure(.unavailable)
             }
             try store.deal(childID: s.childID, chosen)
