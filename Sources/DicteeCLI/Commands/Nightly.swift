@@ -127,6 +127,8 @@ extension Dictee {
             case .success(let s): base = s
             case .failure(let code): return code
             }
+            // Grammalecte's worker ends with the run, on every path.
+            defer { if case .checker(let grammar) = base.validator.grammar { grammar.close() } }
 
             // The model, if any.
             var server: ModelServer?
