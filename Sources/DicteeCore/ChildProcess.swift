@@ -228,19 +228,25 @@ public final class ChildProcess: @unchecked Sendable {
         if let input {
             do { try child.write(input, timeout: deadline.remaining) } catch .brokenPipe {
                 // It stopped reading: what it wrote still tells why.
+            } catch .timeout {
+                child.kill()
+                throw .timeout(seconds: timeout)
             } catch {
-                _ = child.kill()
+                child.kill()
                 throw error
             }
             child.closeStandardInput()
         }
         let output: Data
-        do { output = try child.readToEnd(timeout: deadline.remaining) } catch {
-            _ = child.kill()
+        do { output = try child.readToEnd(timeout: deadline.remaining) } catch .timeout {
+            child.kill()
+            throw .timeout(seconds: timeout)
+        } catch {
+            child.kill()
             throw error
         }
         guard let termination = child.wait(timeout: max(deadline.remaining, 0.5)) else {
-            _ = child.kill()
+            child.kill()
             throw .timeout(seconds: timeout)
         }
         return Output(termination: termination, standardOutput: output, standardError: child.standardErrorData)
