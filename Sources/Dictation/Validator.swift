@@ -61,7 +61,7 @@ public struct Draft: Sendable, Hashable {
 
 /// How the validator reaches Grammalecte for step 8.
 public enum GrammarGate: Sendable {
-    /// Run it (one child process per batch).
+    /// Run it (one long-lived worker process, text by text).
     case checker(GrammarChecker)
     /// It cannot run (not installed, broken): step 8 fails for every text, with this reason.
     case unavailable(String)
@@ -960,7 +960,7 @@ public final class Validator: @unchecked Sendable {
         return out
     }
 
-    /// Grammalecte on every draft of the batch (one child process), the child's name replaced by
+    /// Grammalecte on every draft of the batch (its worker process), the child's name replaced by
     /// a first name of the same gender that Grammalecte knows, so that agreements with the name
     /// are checked with the child's gender. Grammalecte's own name-agreement rule
     /// (`ppas_nom_propre`) is left out for a draft where `prenom` already reported one.
