@@ -149,8 +149,9 @@ public final class GrammarChecker: @unchecked Sendable {
     private var worker: ChildProcess?
     /// Whether the current worker said it is ready.
     private var greeted = false
-    /// Answers the current worker gave (0: it has not answered a text yet).
-    private var answered = 0
+    /// Texts sent to the current worker (0: it has seen none, so its standard error cannot
+    /// quote one).
+    private var sent = 0
     /// The number of the next request (`iParagraph` in the answer).
     private var nextRequest = 1
 
@@ -410,6 +411,7 @@ public final class GrammarChecker: @unchecked Sendable {
         } catch {
             throw .error(.unreadableOutput(reason: "the text cannot be encoded as JSON"))
         }
+        sent += 1
         do {
             try child.write(request, timeout: timeout)
         } catch .brokenPipe {
@@ -428,7 +430,6 @@ public final class GrammarChecker: @unchecked Sendable {
             throw .error(.failed(status: -1, message: "\(error)"))
         }
         guard let answer else { throw died(child) }
-        answered += 1
         // A wrong number means the worker is out of step; a missing one is reported, with a
         // reason, by `issues(in:)`.
         if let got = Self.answerNumber(answer), got != number {
@@ -461,7 +462,7 @@ public final class GrammarChecker: @unchecked Sendable {
             return child
         }
         if hello?.unavailable != nil { throw .error(.unavailable) }
-        throw .error(.unreadableOutput(reason: "not the worker's greeting (\(line.count) bytes, starting \"\(Self.preview(line))\")"))
+        throw .error(.unreadableOutput(reason: "not the worker's greeting (\(Self.shape(line)))"))
     }
 
     /// The worker, started if none runs, maybe still loading. Call with `lock` held.
@@ -481,7 +482,7 @@ public final class GrammarChecker: @unchecked Sendable {
         }
         worker = child
         greeted = false
-        answered = 0
+        sent = 0
         nextRequest = 1
         return child
     }
@@ -494,8 +495,8 @@ public final class GrammarChecker: @unchecked Sendable {
     /// The worker ended (end of file on its output): how, reaped.
     private func died(_ child: ChildProcess) -> RequestFailure {
         let termination = child.wait(timeout: 2) ?? child.kill()
-        // Before any answer the worker has seen no text, so its standard error is safe to quote.
-        let message = answered == 0 ? Self.standardErrorSummary(child.standardErrorData) : ""
+        // A worker that has seen no text cannot quote one: only then is its standard error shown.
+        let message = sent == 0 ? Self.standardErrorSummary(child.standardErrorData) : ""
         return .died(termination, message: message.isEmpty ? termination.description : message)
     }
 
@@ -543,9 +544,11 @@ public final class GrammarChecker: @unchecked Sendable {
         (try? JSONDecoder().decode(Number.self, from: line))?.iParagraph
     }
 
-    private static func preview(_ line: Data) -> String {
-        // The first bytes of something that is not an answer: not a text (answers never quote it).
-        String(decoding: line.prefix(60), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+    /// What a line that is not an answer looks like, without quoting it: an answer's messages
+    /// quote the text, which may hold a child's name.
+    private static func shape(_ line: Data) -> String {
+        let json = (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) != nil
+        return "\(line.count) bytes, " + (json ? "JSON without the expected fields" : "not JSON")
     }
 
     /// The issues of one answer line, for `paragraph` as the caller gave it.
@@ -555,7 +558,7 @@ public final class GrammarChecker: @unchecked Sendable {
         do {
             answer = try JSONDecoder().decode(Answer.self, from: line)
         } catch {
-            throw .error(.unreadableOutput(reason: "not Grammalecte's JSON (\(line.count) bytes, starting \"\(preview(line))\")"))
+            throw .error(.unreadableOutput(reason: "not Grammalecte's answer (\(shape(line)))"))
         }
         if let name = answer.error { throw .error(.exception(name: name)) }
         guard let grammar = answer.lGrammarErrors, let spelling = answer.lSpellingErrors else {
