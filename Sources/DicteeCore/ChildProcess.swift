@@ -558,7 +558,7 @@ public enum ChildProcessError: Error, Equatable, CustomStringConvertible {
 }
 
 /// A point in time on the monotonic clock, `seconds` from its creation.
-struct Deadline {
+fileprivate struct Deadline {
     private let end: UInt64
 
     init(seconds: Double) {
