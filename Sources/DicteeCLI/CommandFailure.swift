@@ -60,7 +60,7 @@ struct CommandFailure: Error, Sendable, Equatable {
         case .validatorUnavailable: self.init(.unavailable, error.description)
         case .grammarCheckFailing:
             self.init(.unavailable, error.description,
-                      hint: "check that 'grammalecte-cli --help' runs; reinstall with apt-get install grammalecte-cli python3-grammalecte")
+                      hint: "check that '/usr/bin/python3 -c \"import grammalecte\"' runs; reinstall with apt-get install python3-grammalecte")
         case .brokenLibrary: self.init(.internalError, error.description)
         case .unknownChild(let hasChildren):
             self.init(.usage, error.description,

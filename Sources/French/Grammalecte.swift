@@ -1,5 +1,5 @@
-// The grammar gate: Grammalecte (Debian grammalecte-cli 2.1.2, GPL-3) run as a child process,
-// one process per batch of paragraphs, JSON out. ../shared/DOMAIN.md §3.
+// The grammar gate: Grammalecte (Debian python3-grammalecte 2.1.2, GPL-3) in one long-lived
+// worker process, one JSON line in and one out per paragraph. ../shared/Docs/domain.md §3.
 import DicteeCore
 import Foundation
 
@@ -48,28 +48,38 @@ public struct GrammarIssue: Sendable, Hashable, Codable {
 
 /// Why the grammar check could not run. No text passes the gate when it throws.
 public enum GrammarCheckerError: Error, CustomStringConvertible, Equatable {
-    /// `grammalecte-cli` is not installed (or the given executable does not exist).
+    /// Grammalecte is not installed: the Python interpreter (`/usr/bin/python3`, or the given
+    /// executable) is missing, or it has no `grammalecte` module (Debian `python3-grammalecte`).
     case unavailable
-    /// The process ended with a non-zero status (or was killed by a signal, or could not be
-    /// started: status -1). `message` is the first line of its standard error, or the last one
-    /// for a Python traceback (which names the exception), cut to 200 characters.
+    /// The worker could not be started (status -1, `message` says why), or it ended (exit
+    /// status, or 128 + the signal number) during start-up and again after one restart, or
+    /// twice while checking one batch. `message` is the worker's standard error summed up
+    /// (first line, or a Python traceback's last line, 200 characters at most) when it ended
+    /// before answering any text, else how it ended: never a text.
     case failed(status: Int32, message: String)
-    /// The process ran longer than the timeout (in seconds) and was killed with its process group.
+    /// The worker was alive but gave no answer line for this many seconds (or was not ready
+    /// within its start-up allowance); it was killed with its process group.
     case timeout(seconds: Double)
-    /// The output is not Grammalecte's JSON, or does not match the paragraphs sent.
+    /// A line from the worker is not Grammalecte's JSON, or answers another text than the one
+    /// sent; the worker was stopped (the next check starts a new one).
     case unreadableOutput(reason: String)
+    /// Grammalecte raised this Python exception (class name only) on a text; the worker
+    /// survives, the batch fails.
+    case exception(name: String)
 
     public var description: String {
         switch self {
         case .unavailable:
-            "grammalecte-cli is not installed (apt-get install grammalecte-cli); "
+            "Grammalecte is not installed (apt-get install python3-grammalecte, for /usr/bin/python3); "
                 + "without it no text can pass the grammar check"
         case .failed(let status, let message):
-            "grammalecte-cli failed with status \(status)" + (message.isEmpty ? "" : ": \(message)")
+            "the Grammalecte worker failed (status \(status))" + (message.isEmpty ? "" : ": \(message)")
         case .timeout(let seconds):
-            "grammalecte-cli did not finish within \(Self.format(seconds)) s and was stopped"
+            "the Grammalecte worker gave no answer within \(Self.format(seconds)) s and was stopped"
         case .unreadableOutput(let reason):
-            "grammalecte-cli gave unreadable output: \(reason)"
+            "the Grammalecte worker gave unreadable output: \(reason)"
+        case .exception(let name):
+            "Grammalecte raised \(name) on a text (the text is not shown)"
         }
     }
 
@@ -78,16 +88,18 @@ public enum GrammarCheckerError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// Grammalecte's grammar and spelling check of French paragraphs, run as `grammalecte-cli`.
+/// Grammalecte's grammar and spelling check of French paragraphs, run in one long-lived worker
+/// process per checker: `/usr/bin/python3 -I -c WORKER` (`workerScript`, a JSON-lines loop on
+/// Debian's `python3-grammalecte` module), fed one paragraph at a time on its standard input.
 ///
-/// Each `check` call writes the paragraphs to a temporary UTF-8 file (mode 0600, removed after),
-/// one per line, runs `grammalecte-cli -f FILE -j` once, and parses its JSON. What was found
-/// while writing this (Grammalecte 2.1.2):
-/// - Numbering: without `--concat_lines` every line is a paragraph numbered from 1, empty lines
-///   included (`iParagraph` is the line number). Without `-owe` (`--only_when_errors`) every
-///   paragraph gets an object, with empty lists when it has no error; `-owe` would drop those.
-///   So no `-owe`: every paragraph must come back, which catches truncated output.
-/// - Line breaks: Python splits the file at `\n`, `\r` and `\r\n`, so each CR and LF inside a
+/// The worker starts on the first `check` (about 0.3 s: Grammalecte loads its rules and
+/// dictionary), answers every later paragraph in about 9 ms, and stops on `close()` or when the
+/// checker is released. It calls what `grammalecte-cli -f FILE -j` calls, with the same
+/// options, so the answers are the CLI's: `GrammarChecker("fr")`, `setOptions({"html": True,
+/// "latex": True})`, then `getParagraphErrorsAsJSON(i, line)` for each paragraph, where `line`
+/// ends with `\n` as a line the CLI reads from its file does. What was found while writing this
+/// (Grammalecte 2.1.2):
+/// - Line breaks: the CLI splits its file at `\n`, `\r` and `\r\n`, so each CR and LF inside a
 ///   paragraph is replaced by one space (one scalar for one scalar: offsets stay valid).
 /// - Typography is not an error for a dictation, so issues whose `sType` is typographic or
 ///   purely stylistic are dropped (`stylisticTypes`, `isStylistic`). Kept: agreement (`gn`,
@@ -104,22 +116,44 @@ public enum GrammarCheckerError: Error, CustomStringConvertible, Equatable {
 ///   name*. Epicene names (`Nour`, `Camille`, `Sacha`) and unknown names are not checked at
 ///   all: "Nour est allé" and "Nour est allée" both pass. To check agreement with a child's
 ///   actual gender, replace the name by `genderProxy(for:)` before checking.
-/// - Speed (measured through this type on a 2-core Intel Xeon virtual machine, one process,
-///   Grammalecte is single-threaded): start-up about 0.26 s (a batch of one short paragraph);
-///   a batch of 500 paragraphs of about 64 words takes 4.8 to 5.0 s, i.e. about 100 paragraphs
-///   per second overall, about 9 ms per paragraph after start-up. So batch: 500 paragraphs in
-///   one process cost about what 18 separate one-paragraph runs do. Spelling suggestions
-///   (`-wss`) cost about 20 ms per unknown word, hence off by default.
+/// - Speed (2-core Intel Xeon virtual machine; Grammalecte is single-threaded): start-up about
+///   0.3 s once per worker, then about 9 ms per paragraph of about 64 words. The former design
+///   (one `grammalecte-cli` per batch) paid the start-up on every batch: a nightly run checks
+///   texts one by one, so it paid it for every text. Spelling suggestions cost about 20 ms per
+///   unknown word, hence off by default.
 ///
-/// - Warning: the texts (which may hold a child's first name) are written to a temporary file
-///   readable only by the user and removed when the check ends.
-public struct GrammarChecker: Sendable {
-    /// The executable given to `init`, or the one found on `PATH`; nil when none was found.
+/// Failures (`GrammarCheckerError`): a worker that dies is restarted once per `check`; dying
+/// again fails the check. A worker that is alive but silent for `timeout` seconds is killed.
+/// Every failure throws: no paragraph passes without Grammalecte's answer.
+///
+/// Thread safety: one worker, one check at a time (a lock); concurrent checks wait their turn.
+///
+/// - Warning: the texts may hold a child's first name. They go to the worker's standard input
+///   only (never a file, never an argument), and no error, log line or exception message quotes
+///   them: the worker reports a Python exception by its class name only.
+public final class GrammarChecker: @unchecked Sendable {
+    /// The Python interpreter that runs the worker: the one given to `init`, else `locate()`'s;
+    /// nil when none was found.
     public let executable: URL?
-    /// Seconds a batch may run before the process is killed.
+    /// Seconds the worker, alive, may go without answering (no answer line) before it is
+    /// killed: a lack of progress, not a budget for the batch (default 60; an answer takes about
+    /// 9 ms, so this only fires when the worker hangs).
     public let timeout: Double
-    /// Whether spelling errors carry suggestions (`-wss`; about 20 ms per unknown word).
+    /// Seconds the worker may take to load Grammalecte before its first answer (default 60;
+    /// about 0.3 s on an idle machine).
+    public let startupTimeout: Double
+    /// Whether spelling errors carry suggestions (about 20 ms per unknown word).
     public let spellingSuggestions: Bool
+
+    private let lock = NSLock()
+    private var worker: ChildProcess?
+    /// Whether the current worker said it is ready.
+    private var greeted = false
+    /// Texts sent to the current worker (0: it has seen none, so its standard error cannot
+    /// quote one).
+    private var sent = 0
+    /// The number of the next request (`iParagraph` in the answer).
+    private var nextRequest = 1
 
     /// `sType` values dropped from the results: typography and style, not errors a child could
     /// learn from a dictation. From `grammalecte-cli -lo` / `-lr`:
@@ -182,40 +216,49 @@ public struct GrammarChecker: Sendable {
         }
     }
 
-    /// Creates a checker; nothing runs until `check`.
+    /// Creates a checker; no process starts until the first `check`.
     ///
     /// - Parameters:
-    ///   - executable: the `grammalecte-cli` to run; nil looks for `grammalecte-cli` in the
-    ///     directories of `PATH`, then `/usr/bin/grammalecte-cli`.
-    ///   - timeout: seconds one batch may take before the process is killed (default 120, room
-    ///     for about 10,000 short paragraphs).
-    ///   - spellingSuggestions: ask for suggestions on spelling errors (`-wss`, slow).
-    public init(executable: URL? = nil, timeout: Double = 120, spellingSuggestions: Bool = false) {
+    ///   - executable: the Python 3 interpreter that has Debian's `grammalecte` module; nil uses
+    ///     `locate()` (`/usr/bin/python3`). Tests pass a script that speaks the worker's
+    ///     protocol (it is run with the arguments `-I -c SCRIPT`, which it may ignore).
+    ///   - timeout: seconds the worker may go without answering, while alive (default 60).
+    ///   - startupTimeout: seconds the worker may take to be ready (default 60).
+    ///   - spellingSuggestions: ask for suggestions on spelling errors (slow).
+    public init(executable: URL? = nil, timeout: Double = 60, startupTimeout: Double = 60,
+                spellingSuggestions: Bool = false) {
         self.executable = executable ?? Self.locate()
         self.timeout = timeout
+        self.startupTimeout = startupTimeout
         self.spellingSuggestions = spellingSuggestions
     }
 
-    /// Whether `grammalecte-cli` can be run.
+    deinit { stopWorker() }
+
+    /// Whether Grammalecte can run: the interpreter exists and finds the `grammalecte` module.
     ///
-    /// - Parameter executable: a specific executable, or nil to search as `init` does.
-    /// - Returns: `true` if the file exists and is executable (it is not started).
+    /// This starts the interpreter once to look for the module (about 30 ms; no Grammalecte
+    /// loading), with a 30 s limit.
+    ///
+    /// - Parameter executable: a specific interpreter, or nil for `locate()`'s.
+    /// - Returns: `true` if the module is there.
     public static func isAvailable(executable: URL? = nil) -> Bool {
-        guard let url = executable ?? locate() else { return false }
-        return isExecutableFile(url)
+        guard let url = executable ?? locate(), isExecutableFile(url) else { return false }
+        let probe = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('grammalecte') else 3)"
+        guard let output = try? ChildProcess.run(executable: url.path, arguments: ["-I", "-c", probe], timeout: 30) else {
+            return false
+        }
+        return output.termination == .exited(0)
     }
 
-    /// `grammalecte-cli` in the directories of `PATH`, else `/usr/bin/grammalecte-cli`, else nil.
+    /// `/usr/bin/python3` if it is executable, else nil.
     ///
-    /// This reads the process environment's `PATH`: the same lookup a shell would do.
+    /// Debian's `python3-grammalecte` installs into `/usr/lib/python3/dist-packages`, which only
+    /// the system interpreter reads; a `python3` found first on `PATH` (pyenv, a venv) usually
+    /// lacks it, so `PATH` is not searched.
     public static func locate() -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("grammalecte-cli")
-            if isExecutableFile(candidate) { return candidate }
-        }
-        let fallback = URL(fileURLWithPath: "/usr/bin/grammalecte-cli")
-        return isExecutableFile(fallback) ? fallback : nil
+        let system = URL(fileURLWithPath: "/usr/bin/python3")
+        return isExecutableFile(system) ? system : nil
     }
 
     /// Checks paragraphs; typographic and stylistic issues are dropped.
@@ -231,6 +274,9 @@ public struct GrammarChecker: Sendable {
 
     /// Checks paragraphs, accepting some words Grammalecte's dictionary does not know.
     ///
+    /// Starts the worker if none runs. Each paragraph is one request line and one answer line;
+    /// a worker that dies is restarted once per call and the unanswered paragraph sent again.
+    ///
     /// - Parameters:
     ///   - paragraphs: as in `check(_:)`.
     ///   - acceptedWords: words whose spelling errors are dropped, typically the children's first
@@ -244,39 +290,238 @@ public struct GrammarChecker: Sendable {
         if paragraphs.isEmpty { return [] }
         let accepted = Set(acceptedWords.map(\.precomposedStringWithCanonicalMapping))
 
-        // One paragraph per line; every line-breaking scalar becomes one space.
-        let lines = paragraphs.map { paragraph -> String in
+        lock.lock()
+        defer { lock.unlock() }
+        var restarted = false
+        var result: [[GrammarIssue]] = []
+        result.reserveCapacity(paragraphs.count)
+        for paragraph in paragraphs {
+            // Every line-breaking scalar becomes one space.
             var scalars = String.UnicodeScalarView()
             for scalar in paragraph.unicodeScalars {
                 scalars.append(scalar == "\n" || scalar == "\r" ? " " : scalar)
             }
-            return String(scalars)
+            let line = String(scalars)
+            while true {
+                do {
+                    let answer = try ask(line, executable: executable)
+                    result.append(try Self.issues(in: answer, paragraph: paragraph, accepted: accepted))
+                    break
+                } catch {
+                    switch error {
+                    case .died(let termination, let message):
+                        stopWorker()
+                        if restarted { throw .failed(status: termination.status, message: message) }
+                        restarted = true
+                    case .error(let failure):
+                        // After an exception the worker is still in step; after anything else
+                        // it is not trusted any more.
+                        if case .exception = failure {} else { stopWorker() }
+                        throw failure
+                    }
+                }
+            }
         }
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("dictee-grammalecte-\(UUID().uuidString).txt")
-        let contents = Data((lines.joined(separator: "\n") + "\n").utf8)
-        guard FileManager.default.createFile(atPath: file.path, contents: contents,
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw .failed(status: -1, message: "could not write a temporary file in \(file.deletingLastPathComponent().path)")
-        }
-        defer { try? FileManager.default.removeItem(at: file) }
+        return result
+    }
 
-        var arguments = ["-f", file.path, "-j"]
+    /// Starts the worker now, without waiting for it: Grammalecte loads (about 0.5 s of CPU)
+    /// while the caller does something else, and the first `check` only waits for what is left.
+    /// Does nothing if a worker runs; a failure to start is reported by the next `check`.
+    public func prepare() {
+        guard let executable, Self.isExecutableFile(executable) else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        _ = try? spawned(executable)
+    }
+
+    /// Stops the worker (SIGKILL to its process group) and reaps it. A later `check` starts a
+    /// new one. Safe to call twice; `deinit` calls it.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        stopWorker()
+    }
+
+    /// The running worker's process id, if any (for tests).
+    var workerProcessID: pid_t? {
+        lock.lock()
+        defer { lock.unlock() }
+        return worker?.processIdentifier
+    }
+
+    // MARK: - The worker
+
+    /// The worker, run as `python3 -I -c workerScript [-wss]`: it loads Grammalecte as
+    /// `grammalecte-cli` does, checks one sentence (the first check fills Grammalecte's caches,
+    /// about 0.15 s, better spent while `prepare()`'s caller is busy), says `{"ready": VERSION}`
+    /// (or `{"unavailable": EXCEPTION}` and exits 3 without the module), then answers each
+    /// request line `{"i": N, "text": T}` with one line, `getParagraphErrorsAsJSON(N, T + "\n")`
+    /// (`{"iParagraph": N, "lGrammarErrors": [...], "lSpellingErrors": [...]}`), or
+    /// `{"iParagraph": N, "error": EXCEPTION}`. Its real standard output is a duplicate of
+    /// descriptor 1, and descriptor 1 then points to standard error, so that a stray `print`
+    /// cannot break the protocol. `-I` (isolated mode) keeps the current directory and `PYTHON*`
+    /// variables out of its module search. It ends at end of file.
+    static let workerScript = """
+        import json, os, sys
+        out = os.fdopen(os.dup(1), "wb")
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        def send(line):
+            out.write(line.encode("utf-8") + b"\\n")
+            out.flush()
+        try:
+            import grammalecte
+        except ImportError as e:
+            send(json.dumps({"unavailable": type(e).__name__}))
+            sys.exit(3)
+        gc = grammalecte.GrammarChecker("fr")
+        gc.gce.setOptions({"html": True, "latex": True})
+        wss = "-wss" in sys.argv[1:]
+        gc.getParagraphErrorsAsJSON(0, "Les enfants sont arrivés.\\n")
+        send(json.dumps({"ready": gc.gce.version}))
+        for raw in sys.stdin.buffer:
+            i = 0
+            try:
+                request = json.loads(raw)
+                i = request["i"]
+                answer = gc.getParagraphErrorsAsJSON(i, request["text"] + "\\n", bSpellSugg=wss)
+            except Exception as e:
+                answer = json.dumps({"iParagraph": i, "error": type(e).__name__})
+            send(answer)
+        """
+
+    /// Why one request got no answer.
+    private enum RequestFailure: Error {
+        /// The worker ended (restart it once); `message` is safe to show.
+        case died(ChildProcess.Termination, message: String)
+        /// Anything else: thrown as is.
+        case error(GrammarCheckerError)
+    }
+
+    /// Sends one paragraph (already on one line) and returns the worker's answer line.
+    /// Call with `lock` held.
+    private func ask(_ line: String, executable: URL) throws(RequestFailure) -> Data {
+        let child = try running(executable)
+        let number = nextRequest
+        nextRequest += 1
+        let request: Data
+        do {
+            request = try JSONEncoder().encode(Request(i: number, text: line)) + Data("\n".utf8)
+        } catch {
+            throw .error(.unreadableOutput(reason: "the text cannot be encoded as JSON"))
+        }
+        sent += 1
+        do {
+            try child.write(request, timeout: timeout)
+        } catch .brokenPipe {
+            throw died(child)
+        } catch .timeout {
+            throw .error(.timeout(seconds: timeout))
+        } catch {
+            throw .error(.failed(status: -1, message: "\(error)"))
+        }
+        let answer: Data?
+        do {
+            answer = try child.readLine(timeout: timeout)
+        } catch .timeout {
+            throw .error(.timeout(seconds: timeout))
+        } catch {
+            throw .error(.failed(status: -1, message: "\(error)"))
+        }
+        guard let answer else { throw died(child) }
+        // A wrong number means the worker is out of step; a missing one is reported, with a
+        // reason, by `issues(in:)`.
+        if let got = Self.answerNumber(answer), got != number {
+            throw .error(.unreadableOutput(reason: "answer \(got) to request \(number)"))
+        }
+        return answer
+    }
+
+    private struct Request: Encodable {
+        var i: Int
+        var text: String
+    }
+
+    /// The worker, started if none runs, ready to take a request. Call with `lock` held.
+    private func running(_ executable: URL) throws(RequestFailure) -> ChildProcess {
+        let child = try spawned(executable)
+        if greeted { return child }
+        let line: Data?
+        do {
+            line = try child.readLine(timeout: startupTimeout)
+        } catch .timeout {
+            throw .error(.timeout(seconds: startupTimeout))
+        } catch {
+            throw .error(.failed(status: -1, message: "\(error)"))
+        }
+        guard let line else { throw died(child) }
+        let hello = try? JSONDecoder().decode(Hello.self, from: line)
+        if hello?.ready != nil {
+            greeted = true
+            return child
+        }
+        if hello?.unavailable != nil { throw .error(.unavailable) }
+        throw .error(.unreadableOutput(reason: "not the worker's greeting (\(Self.shape(line)))"))
+    }
+
+    /// The worker, started if none runs, maybe still loading. Call with `lock` held.
+    private func spawned(_ executable: URL) throws(RequestFailure) -> ChildProcess {
+        if let worker { return worker }
+        var arguments = ["-I", "-c", Self.workerScript]
         if spellingSuggestions { arguments.append("-wss") }
-        let output = try ChildProcess.run(executable: executable, arguments: arguments, timeout: timeout)
-        return try Self.parse(output, paragraphs: paragraphs, accepted: accepted)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(executable: executable.path, arguments: arguments,
+                                     standardInput: .pipe, standardOutput: .pipe, standardError: .pipe,
+                                     standardErrorLimit: 16_384)
+        } catch .spawnFailed(_, let code, _) where code == ENOENT {
+            throw .error(.unavailable)
+        } catch {
+            throw .error(.failed(status: -1, message: "\(error)"))
+        }
+        worker = child
+        greeted = false
+        sent = 0
+        nextRequest = 1
+        return child
     }
 
-    // MARK: - Output
-
-    private struct Output: Decodable {
-        var data: [Paragraph]
+    private struct Hello: Decodable {
+        var ready: String?
+        var unavailable: String?
     }
 
-    private struct Paragraph: Decodable {
+    /// The worker ended (end of file on its output): how, reaped.
+    private func died(_ child: ChildProcess) -> RequestFailure {
+        let termination = child.wait(timeout: 2) ?? child.kill()
+        // A worker that has seen no text cannot quote one: only then is its standard error shown.
+        let message = sent == 0 ? Self.standardErrorSummary(child.standardErrorData) : ""
+        return .died(termination, message: message.isEmpty ? termination.description : message)
+    }
+
+    /// Stops the worker and reaps it: SIGKILL to its process group at once (an idle worker
+    /// holds nothing to save; letting Python tear down its dictionaries takes 0.1 s). Call with
+    /// `lock` held (or from `deinit`).
+    private func stopWorker() {
+        guard let child = worker else { return }
+        worker = nil
+        greeted = false
+        child.closeStandardInput()
+        child.kill()
+    }
+
+    // MARK: - Answers
+
+    private struct Answer: Decodable {
         var iParagraph: Int
-        var lGrammarErrors: [GrammarError]
-        var lSpellingErrors: [SpellingError]
+        var lGrammarErrors: [GrammarError]?
+        var lSpellingErrors: [SpellingError]?
+        var error: String?
+    }
+
+    private struct Number: Decodable {
+        var iParagraph: Int
     }
 
     private struct GrammarError: Decodable {
@@ -295,129 +540,60 @@ public struct GrammarChecker: Sendable {
         var aSuggestions: [String]?
     }
 
-    private static func parse(_ data: Data, paragraphs: [String], accepted: Set<String>)
-        throws(GrammarCheckerError) -> [[GrammarIssue]] {
-        let output: Output
-        do {
-            output = try JSONDecoder().decode(Output.self, from: data)
-        } catch {
-            let start = String(decoding: data.prefix(60), as: UTF8.self)
-                .replacingOccurrences(of: "\n", with: " ")
-            throw .unreadableOutput(reason: "not Grammalecte's JSON (\(data.count) bytes, starting \"\(start)\")")
-        }
-        var result = [[GrammarIssue]?](repeating: nil, count: paragraphs.count)
-        for paragraph in output.data {
-            let index = paragraph.iParagraph - 1
-            guard result.indices.contains(index) else {
-                throw .unreadableOutput(reason: "paragraph number \(paragraph.iParagraph) of \(paragraphs.count)")
-            }
-            guard result[index] == nil else {
-                throw .unreadableOutput(reason: "paragraph \(paragraph.iParagraph) reported twice")
-            }
-            let length = paragraphs[index].unicodeScalars.count
-            var issues: [GrammarIssue] = []
-            for error in paragraph.lGrammarErrors {
-                guard 0 <= error.nStart, error.nStart <= error.nEnd else {
-                    throw .unreadableOutput(reason: "span \(error.nStart)..<\(error.nEnd) in paragraph \(paragraph.iParagraph)")
-                }
-                if isStylistic(type: error.sType, ruleID: error.sRuleId) { continue }
-                issues.append(GrammarIssue(
-                    ruleID: error.sRuleId, type: error.sType,
-                    start: min(error.nStart, length), end: min(error.nEnd, length),
-                    message: error.sMessage, suggestions: error.aSuggestions ?? [], isSpelling: false))
-            }
-            for error in paragraph.lSpellingErrors {
-                guard 0 <= error.nStart, error.nStart <= error.nEnd else {
-                    throw .unreadableOutput(reason: "span \(error.nStart)..<\(error.nEnd) in paragraph \(paragraph.iParagraph)")
-                }
-                if accepted.contains(error.sValue.precomposedStringWithCanonicalMapping) { continue }
-                issues.append(GrammarIssue(
-                    ruleID: GrammarIssue.spellingType, type: GrammarIssue.spellingType,
-                    start: min(error.nStart, length), end: min(error.nEnd, length),
-                    message: "Mot inconnu du dictionnaire.", suggestions: error.aSuggestions ?? [],
-                    isSpelling: true))
-            }
-            issues.sort { ($0.start, $0.end) < ($1.start, $1.end) }
-            result[index] = issues
-        }
-        if let missing = result.firstIndex(where: { $0 == nil }) {
-            throw .unreadableOutput(reason: "paragraph \(missing + 1) of \(paragraphs.count) missing")
-        }
-        return result.map { $0 ?? [] }
+    private static func answerNumber(_ line: Data) -> Int? {
+        (try? JSONDecoder().decode(Number.self, from: line))?.iParagraph
     }
 
-    /// The line of a child's standard error that `GrammarCheckerError.failed` carries.
+    /// What a line that is not an answer looks like, without quoting it: an answer's messages
+    /// quote the text, which may hold a child's name.
+    private static func shape(_ line: Data) -> String {
+        let json = (try? JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])) != nil
+        return "\(line.count) bytes, " + (json ? "JSON without the expected fields" : "not JSON")
+    }
+
+    /// The issues of one answer line, for `paragraph` as the caller gave it.
+    private static func issues(in line: Data, paragraph: String, accepted: Set<String>)
+        throws(RequestFailure) -> [GrammarIssue] {
+        let answer: Answer
+        do {
+            answer = try JSONDecoder().decode(Answer.self, from: line)
+        } catch {
+            throw .error(.unreadableOutput(reason: "not Grammalecte's answer (\(shape(line)))"))
+        }
+        if let name = answer.error { throw .error(.exception(name: name)) }
+        guard let grammar = answer.lGrammarErrors, let spelling = answer.lSpellingErrors else {
+            throw .error(.unreadableOutput(reason: "answer \(answer.iParagraph) has no error lists"))
+        }
+        let length = paragraph.unicodeScalars.count
+        var issues: [GrammarIssue] = []
+        for error in grammar {
+            guard 0 <= error.nStart, error.nStart <= error.nEnd else {
+                throw .error(.unreadableOutput(reason: "span \(error.nStart)..<\(error.nEnd) in answer \(answer.iParagraph)"))
+            }
+            if isStylistic(type: error.sType, ruleID: error.sRuleId) { continue }
+            issues.append(GrammarIssue(
+                ruleID: error.sRuleId, type: error.sType,
+                start: min(error.nStart, length), end: min(error.nEnd, length),
+                message: error.sMessage, suggestions: error.aSuggestions ?? [], isSpelling: false))
+        }
+        for error in spelling {
+            guard 0 <= error.nStart, error.nStart <= error.nEnd else {
+                throw .error(.unreadableOutput(reason: "span \(error.nStart)..<\(error.nEnd) in answer \(answer.iParagraph)"))
+            }
+            if accepted.contains(error.sValue.precomposedStringWithCanonicalMapping) { continue }
+            issues.append(GrammarIssue(
+                ruleID: GrammarIssue.spellingType, type: GrammarIssue.spellingType,
+                start: min(error.nStart, length), end: min(error.nEnd, length),
+                message: "Mot inconnu du dictionnaire.", suggestions: error.aSuggestions ?? [],
+                isSpelling: true))
+        }
+        issues.sort { ($0.start, $0.end) < ($1.start, $1.end) }
+        return issues
+    }
+
+    /// The first non-empty line of a child's standard error, or the last one for a Python
+    /// traceback (which names the exception), cut to 200 characters.
     static func standardErrorSummary(_ data: Data) -> String {
-        ChildProcess.summary(ofStandardError: data)
-    }
-
-    fileprivate static func isExecutableFile(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
-    }
-}
-
-// MARK: - Child process
-
-/// Runs one child process with arguments (never a shell), reads its standard output and error
-/// concurrently (so neither pipe can fill up and block it), and kills it with its process group
-/// after the timeout. Foundation's `Process` starts the child in a process group of its own
-/// (POSIX_SPAWN_SETPGROUP), so grandchildren holding the pipes die with it.
-private enum ChildProcess {
-    static func run(executable: URL, arguments: [String], timeout: Double) throws(GrammarCheckerError) -> Data {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONIOENCODING"] = "utf-8"   // the JSON is printed with ensure_ascii=False
-        process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-
-        let start = DispatchTime.now()
-        do {
-            try process.run()
-        } catch {
-            throw .failed(status: -1, message: "could not start \(executable.path): \(error.localizedDescription)")
-        }
-        let outReader = PipeReader(stdout.fileHandleForReading)
-        let errReader = PipeReader(stderr.fileHandleForReading)
-
-        let deadline = start + .nanoseconds(Int(max(timeout, 0) * 1e9))
-        if exited.wait(timeout: deadline) == .timedOut {
-            let pid = process.processIdentifier
-            if pid > 0 {
-                if getpgid(pid) == pid { kill(-pid, SIGKILL) } else { kill(pid, SIGKILL) }
-            }
-            _ = exited.wait(timeout: .now() + 5)
-            _ = outReader.wait(until: .now() + 2)
-            _ = errReader.wait(until: .now() + 2)
-            throw .timeout(seconds: timeout)
-        }
-        // The child is gone; its pipes close unless a grandchild still holds them.
-        let grace = max(deadline, .now() + 2)
-        guard let output = outReader.wait(until: grace), let errors = errReader.wait(until: grace) else {
-            let pid = process.processIdentifier
-            if pid > 0 { kill(-pid, SIGKILL) }
-            throw .timeout(seconds: timeout)
-        }
-        if process.terminationReason == .uncaughtSignal {
-            throw .failed(status: process.terminationStatus,
-                          message: "killed by signal \(process.terminationStatus)")
-        }
-        if process.terminationStatus != 0 {
-            throw .failed(status: process.terminationStatus, message: summary(ofStandardError: errors))
-        }
-        return output
-    }
-
-    /// The first non-empty line of standard error, or the last one for a Python traceback.
-    static func summary(ofStandardError data: Data) -> String {
         let lines = String(decoding: data, as: UTF8.self)
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -426,31 +602,10 @@ private enum ChildProcess {
         let line = first.hasPrefix("Traceback") ? lines.last ?? first : first
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
-}
 
-/// Reads a pipe to its end on a thread of its own.
-private final class PipeReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            let bytes = (try? handle.readToEnd()) ?? Data()
-            lock.lock()
-            data = bytes
-            lock.unlock()
-            done.signal()
-        }
-        thread.start()
-    }
-
-    /// Everything read, or nil if the pipe is still open at the deadline.
-    func wait(until deadline: DispatchTime) -> Data? {
-        guard done.wait(timeout: deadline) == .success else { return nil }
-        done.signal()  // later waits return at once
-        lock.lock()
-        defer { lock.unlock() }
-        return data
+    fileprivate static func isExecutableFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue && FileManager.default.isExecutableFile(atPath: url.path)
     }
 }

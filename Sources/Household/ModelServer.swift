@@ -12,13 +12,14 @@ final class ModelServer: @unchecked Sendable {
     /// How long the server may take to load the model, in seconds.
     static let startTimeout: Double = 90
 
-    let process: Process
+    /// The server's process (through the launcher), leader of its own process group.
+    let process: ChildProcess
     /// `http://127.0.0.1:PORT/v1`.
     let endpoint: URL
     let contextLength: Int
     private var stopped = false
 
-    private init(process: Process, endpoint: URL, contextLength: Int) {
+    private init(process: ChildProcess, endpoint: URL, contextLength: Int) {
         self.process = process
         self.endpoint = endpoint
         self.contextLength = contextLength
@@ -37,10 +38,14 @@ final class ModelServer: @unchecked Sendable {
         sys.argv = ["llama_cpp.server"] + sys.argv[1:]; runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
         """
 
-    /// A free TCP port on 127.0.0.1 (bound, read, released).
-    static func freePort() -> Int? {
+    /// A free TCP port on 127.0.0.1 (bound, connected to once, released).
+    ///
+    /// - Throws: `ServerError` saying why: no loopback interface (a network namespace whose `lo`
+    ///   is down, e.g. `unshare -n`: 127.0.0.1 can be bound but not reached, ENETUNREACH), or
+    ///   another socket error.
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { throw ServerError("no TCP socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -49,13 +54,32 @@ final class ModelServer: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { return nil }
+        guard bound == 0 else {
+            let code = errno
+            if code == EADDRNOTAVAIL || code == ENETUNREACH || code == ENETDOWN { throw loopbackError(code) }
+            throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(code)))")
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard named == 0 else { return nil }
+        guard named == 0 else { throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        // Binding 127.0.0.1 succeeds even when `lo` is down; connecting then fails with
+        // ENETUNREACH. So connect once to the bound port (loopback connects at once).
+        guard listen(fd, 1) == 0 else { throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard client >= 0 else { throw ServerError("no TCP socket: \(String(cString: strerror(errno)))") }
+        defer { close(client) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw loopbackError(errno) }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func loopbackError(_ code: Int32) -> ServerError {
+        ServerError("no loopback interface: 127.0.0.1 is unreachable (\(String(cString: strerror(code)))); "
+                    + "the managed model server needs it ('lo' is down, e.g. in a network namespace without network)")
     }
 
     /// Starts the server for `gguf` and waits until it answers `GET /v1/models`.
@@ -63,39 +87,46 @@ final class ModelServer: @unchecked Sendable {
     ///   - gguf: the model file.
     ///   - python: the venv's python.
     ///   - contextLength: `--n_ctx`, in tokens.
-    ///   - log: where the server's own output goes (a file; `nil` discards it).
-    /// - Throws: a message saying why it could not start (missing python or model, no port,
-    ///   exited early, no answer within `startTimeout`); the process is stopped then.
+    ///   - log: where the server's own output goes (a file, created with mode 0600 and
+    ///     truncated; `nil` discards it).
+    /// - Throws: a message saying why it could not start (missing python or model, no loopback
+    ///   interface, no port, exited early, no answer within `startTimeout`); the process is
+    ///   stopped then.
     static func start(gguf: String, python: String, contextLength: Int, log: String?) throws -> ModelServer {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ServerError("\(python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
         }
         guard FileManager.default.isReadableFile(atPath: gguf) else { throw ServerError("\(gguf): no such model file") }
-        guard let port = freePort() else { throw ServerError("no free port on 127.0.0.1") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        // Through a two-line launcher that asks Linux to send the server SIGTERM when dictee
-        // dies (prctl PR_SET_PDEATHSIG): even a SIGKILLed nightly leaves no server behind.
-        process.arguments = ["-c", Self.launcher, "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
-                             "--n_ctx", String(contextLength), "--n_threads", "2", "--verbose", "False"]
+        let port = try freePort()
+        var sink = ChildProcess.Stream.null
+        if let log {
+            // Truncated (or created 0600) here; the child appends to it from both streams.
+            let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw ServerError("\(log): cannot write the server's log: \(String(cString: strerror(errno)))") }
+            close(fd)
+            sink = .file(log)
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONUNBUFFERED"] = "1"
-        process.environment = environment
-        let sink = log.flatMap { path -> FileHandle? in
-            FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            return FileHandle(forWritingAtPath: path)
-        } ?? FileHandle.nullDevice
-        process.standardOutput = sink
-        process.standardError = sink
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw ServerError("cannot start \(python): \(error.localizedDescription)") }
-        setpgid(process.processIdentifier, process.processIdentifier)
+        let process: ChildProcess
+        do {
+            // Through a two-line launcher that asks Linux to send the server SIGTERM when dictee
+            // dies (prctl PR_SET_PDEATHSIG): even a SIGKILLed nightly leaves no server behind.
+            // ChildProcess starts it in a process group of its own, which `stop()` signals.
+            process = try ChildProcess(
+                executable: python,
+                arguments: ["-c", Self.launcher, "--model", gguf, "--host", "127.0.0.1", "--port", String(port),
+                            "--n_ctx", String(contextLength), "--n_threads", "2", "--verbose", "False"],
+                environment: environment, standardInput: .null, standardOutput: sink, standardError: sink)
+        } catch {
+            throw ServerError("\(error)")
+        }
         let server = ModelServer(process: process, endpoint: URL(string: "http://127.0.0.1:\(port)/v1")!, contextLength: contextLength)
         let deadline = Date().addingTimeInterval(startTimeout)
         while Date() < deadline {
-            if !process.isRunning {
+            if let ended = process.poll() {
                 server.stop()
-                throw ServerError("the model server exited during start-up (status \(process.terminationStatus))\(log.map { "; see \($0)" } ?? "")")
+                throw ServerError("the model server exited during start-up (\(ended))\(log.map { "; see \($0)" } ?? "")")
             }
             if server.answers() { return server }
             usleep(250_000)
@@ -109,21 +140,12 @@ final class ModelServer: @unchecked Sendable {
         (try? HTTPClient.send(endpoint.appendingPathComponent("models"), body: nil, timeout: 2))?.status == 200
     }
 
-    /// Stops the server (SIGTERM to its process group, SIGKILL after 5 s). Safe to call twice.
+    /// Stops the server (SIGTERM to its process group, SIGKILL after 5 s) and reaps it. Safe to
+    /// call twice.
     func stop() {
         guard !stopped else { return }
         stopped = true
-        guard process.isRunning else { return }
-        let pid = process.processIdentifier
-        kill(-pid, SIGTERM)
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        if process.isRunning {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
-        }
-        for _ in 0..<100 where process.isRunning { usleep(20_000) }
+        process.terminate(grace: 5)
     }
 
     deinit { stop() }

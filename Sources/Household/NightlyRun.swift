@@ -115,6 +115,8 @@ public struct NightlyRun: Sendable {
         } else {
             base = try Desk.librarySession(environment: paths.environment, warn: { log(.warning($0)) })
         }
+        // Grammalecte's worker ends with the run, on every path.
+        defer { (base.checker as? Validator)?.close() }
 
         // The model, if any.
         let route = self.route

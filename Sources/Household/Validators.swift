@@ -17,19 +17,29 @@ public enum Validators {
     /// - Throws: `HouseholdError.lexiconMissing` or `.validatorUnavailable`.
     public static func make(environment: [String: String], executable: URL? = Bundle.main.executableURL,
                             warn: (String) -> Void = { _ in }) throws(HouseholdError) -> Validator {
+        // Grammalecte's worker loads (0.5 s of CPU) while the lexicon and Hunspell do.
+        let grammar = GrammarChecker.isAvailable() ? GrammarChecker() : nil
+        grammar?.prepare()
         guard let url = Lexicon.locate(environment: environment, executable: executable) else {
+            grammar?.close()
             throw .lexiconMissing
         }
         let lexicon: Lexicon
-        do { lexicon = try Lexicon(contentsOf: url) } catch { throw .validatorUnavailable("\(error)") }
+        do { lexicon = try Lexicon(contentsOf: url) } catch {
+            grammar?.close()
+            throw .validatorUnavailable("\(error)")
+        }
         let spelling: SpellChecker
-        do { spelling = try SpellChecker.french() } catch { throw .validatorUnavailable("\(error)") }
+        do { spelling = try SpellChecker.french() } catch {
+            grammar?.close()
+            throw .validatorUnavailable("\(error)")
+        }
         let gate: GrammarGate
-        if GrammarChecker.isAvailable() {
-            gate = .checker(GrammarChecker())
+        if let grammar {
+            gate = .checker(grammar)
         } else {
-            warn("Grammalecte is not installed (apt-get install grammalecte-cli python3-grammalecte): no text can pass the grammar check")
-            gate = .unavailable("grammalecte-cli n'est pas installé")
+            warn("Grammalecte is not installed (apt-get install python3-grammalecte): no text can pass the grammar check")
+            gate = .unavailable("Grammalecte n'est pas installé")
         }
         return Validator(lexicon: lexicon, spelling: spelling, grammar: gate, registers: Whitelist.bundledRegisters)
     }

@@ -184,7 +184,7 @@ import PrivacyFilter
         #expect(f.map(\.step) == [.orthographeGrammaire])
         #expect(f.first?.message.contains("aucun texte ne peut être validé") == true)
         let broken = Validator(lexicon: base.lexicon, spelling: base.spelling,
-                               grammar: .checker(GrammarChecker(executable: URL(fileURLWithPath: "/nonexistent/grammalecte-cli"))),
+                               grammar: .checker(GrammarChecker(executable: URL(fileURLWithPath: "/nonexistent/python3"))),
                                registers: Whitelist.bundledRegisters)
         #expect(broken.check(Draft(text: Self.goodCE2), plan: plan()).map(\.step) == [.orthographeGrammaire])
     }
@@ -213,7 +213,7 @@ enum TestValidator {
             throw CancellationError()
         }
         guard GrammarChecker.isAvailable() else {
-            Issue.record("grammalecte-cli is not installed: run Scripts/setup")
+            Issue.record("Grammalecte (python3-grammalecte) is not installed: run Scripts/setup")
             throw CancellationError()
         }
         let v = Validator(lexicon: try Lexicon(contentsOf: url), spelling: try SpellChecker.french(),

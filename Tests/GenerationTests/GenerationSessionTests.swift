@@ -19,7 +19,7 @@ enum TestValidator {
         if let cached { return cached }
         let url = root.appendingPathComponent("Data/lexique-3.83.bin")
         guard FileManager.default.fileExists(atPath: url.path), GrammarChecker.isAvailable() else {
-            Issue.record("Data/lexique-3.83.bin or grammalecte-cli is missing: run Scripts/setup")
+            Issue.record("Data/lexique-3.83.bin or Grammalecte (python3-grammalecte) is missing: run Scripts/setup")
             throw CancellationError()
         }
         let v = Validator(lexicon: try Lexicon(contentsOf: url), spelling: try SpellChecker.french(),

@@ -110,7 +110,7 @@ extension Validator {
     /// Proper nouns that are also frequent common words: a capital is right on them.
     static let capitalisedNouns: Set<String> = ["noël", "pâques", "toussaint", "france", "paris"]
 
-    /// Grammalecte on every draft of the batch (one child process), the child's name replaced by
+    /// Grammalecte on every draft of the batch (its worker process), the child's name replaced by
     /// a first name of the same gender that Grammalecte knows, so that agreements with the name
     /// are checked with the child's gender. Grammalecte's own name-agreement rule
     /// (`ppas_nom_propre`) is left out for a draft where `prenom` already reported one.

@@ -4,7 +4,7 @@ import French
 
 /// How the validator reaches Grammalecte for step 8.
 public enum GrammarGate: Sendable {
-    /// Run it (one child process per batch).
+    /// Run it (one long-lived worker process, text by text).
     case checker(GrammarChecker)
     /// It cannot run (not installed, broken): step 8 fails for every text, with this reason.
     case unavailable(String)
@@ -44,6 +44,11 @@ public final class Validator: @unchecked Sendable {
     ///   - grammar: how to reach Grammalecte.
     ///   - registers: the contents of `Whitelists/registers.txt` (`category<TAB>word` lines,
     ///     `#` comments).
+    /// Stops Grammalecte's worker (at the end of a run; a later check starts a new one).
+    public func close() {
+        if case .checker(let checker) = grammar { checker.close() }
+    }
+
     public init(lexicon: some WordLookup, spelling: SpellChecker, grammar: GrammarGate, registers: String) {
         let cached = lexicon as? CachedLookup ?? CachedLookup(lexicon)
         self.lexicon = cached

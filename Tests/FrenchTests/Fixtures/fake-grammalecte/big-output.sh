@@ -1,4 +1,9 @@
 #!/bin/sh
-# 1 MB on stderr before anything on stdout, then about 150 kB of JSON on stdout.
+# 1 MB on stderr before the greeting, then one empty answer per request line.
 head -c 1000000 /dev/zero | tr '\000' x >&2
-awk 'BEGIN { printf "{\"data\": ["; for (i = 1; i <= 2000; i++) printf "%s{\"iParagraph\": %d, \"lGrammarErrors\": [], \"lSpellingErrors\": []}", (i > 1 ? "," : ""), i; print "]}" }'
+echo '{"ready": "fake"}'
+i=0
+while read -r line; do
+    i=$((i + 1))
+    echo "{\"iParagraph\": $i, \"lGrammarErrors\": [], \"lSpellingErrors\": []}"
+done

@@ -1,2 +1,6 @@
 #!/bin/sh
-echo '{"data": [{"iParagraph": 2, "lGrammarErrors": [], "lSpellingErrors": []}]}'
+# Ready, then an answer numbered for another request.
+echo '{"ready": "fake"}'
+read -r line
+echo '{"iParagraph": 2, "lGrammarErrors": [], "lSpellingErrors": []}'
+cat >/dev/null

@@ -1,2 +1,3 @@
 #!/bin/sh
+# Never ready: `sleep` runs as a child of the shell and holds the pipes.
 sleep 30
