@@ -84,7 +84,7 @@ M073	balade à vélo	la balade à vélo	f	s	balade	none
     /// Whitelists/disqualifiers.txt
     static let disqualifiers = #"""
 # Disqualifiers: any of these in an event's title, location or description disqualifies the whole
-# event, even next to a happy word (Docs/domain.md §5). Checked before the moment forms, and they win.
+# event, even next to a happy word (DOMAIN.md section 5). Checked before the moment forms, and they win.
 # Format: id<TAB>entry. Ids are stable: never renumber, only append.
 # Matching: whole tokens after NFC, case folding and accent folding (é->e, œ->oe), typographic
 # apostrophes and dashes unified, punctuation as separators; a multi-word entry matches consecutive
