@@ -1,6 +1,7 @@
 import Store
 import DicteeCore
 import Foundation
+import Household
 import Ingest
 
 /// `--now ISO-8601` and `--tz IANA`, shared by every command that uses time.
@@ -52,9 +53,11 @@ enum TimeOptions {
     static func storedZone(_ arguments: ParsedArguments, _ store: StateStore, _ context: CommandContext) throws(CommandFailure)
         -> CalendarZone
     {
-        if arguments.values["tz"] == nil, let stored = try? store.ingestZone(), let zone = try? CalendarZone(identifier: stored) {
-            return zone
+        var given: CalendarZone?
+        if arguments.values["tz"] != nil {
+            do { given = try zone(arguments, context) } catch { throw .usage(error.description) }
         }
+        if let stored = Desk.zoneOfStoredDates(store, explicit: given) { return stored }
         do { return try zone(arguments, context) } catch { throw .usage(error.description) }
     }
 

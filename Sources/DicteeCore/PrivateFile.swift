@@ -17,7 +17,8 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
 }
 
 /// The one writer of the family's private files: the configuration, the audit file, the egress
-/// log, the model server's log and the HTML dictation page all go through it.
+/// log, the model server's log (emptied here, then appended to by the server) and the HTML
+/// dictation page all go through it.
 ///
 /// - `replace` writes a whole file atomically: a temporary file in the same folder, created with
 ///   `O_EXCL` and mode 0600, written, `fsync`ed, then renamed over the path; a reader never sees

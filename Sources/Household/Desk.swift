@@ -39,6 +39,14 @@ public enum Desk {
         return (d, c)
     }
 
+    /// The zone stored dates are shown in: the one given explicitly (`--tz`), else the zone of the
+    /// last ingest, else `nil` (the caller's default: `TZ`, the system's).
+    public static func zoneOfStoredDates(_ store: StateStore, explicit: CalendarZone?) -> CalendarZone? {
+        if let explicit { return explicit }
+        guard let stored = try? store.ingestZone() else { return nil }
+        return try? CalendarZone(identifier: stored)
+    }
+
     /// The child's fifteen skills, replayed from every graded exposure (no stored state drifts).
     public static func progress(_ store: StateStore, childID: Int64) throws(HouseholdError) -> [SkillProgress] {
         let history: [SkillExposure]

@@ -100,10 +100,10 @@ final class ModelServer: @unchecked Sendable {
         let port = try freePort()
         var sink = ChildProcess.Stream.null
         if let log {
-            // Truncated (or created 0600) here; the child appends to it from both streams.
-            let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw ServerError("\(log): cannot write the server's log: \(String(cString: strerror(errno)))") }
-            close(fd)
+            // Emptied (or created 0600) here; the child appends to it from both streams.
+            do { try PrivateFile.replace(log, with: Data()) } catch {
+                throw ServerError("\(log): cannot write the server's log (\(error.reason))")
+            }
             sink = .file(log)
         }
         var environment = ProcessInfo.processInfo.environment

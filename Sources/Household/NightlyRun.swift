@@ -101,10 +101,7 @@ public struct NightlyRun: Sendable {
         }
 
         let store = try Self.openState(paths.state)
-        var datesZone = zone
-        if !zoneIsExplicit, let stored = try? store.ingestZone(), let storedZone = try? CalendarZone(identifier: stored) {
-            datesZone = storedZone
-        }
+        let datesZone = Desk.zoneOfStoredDates(store, explicit: zoneIsExplicit ? zone : nil) ?? zone
 
         // The validator and the library first: without them nothing can be written, and no
         // server should be started for nothing.

@@ -31,28 +31,6 @@ import Testing
         return path
     }
 
-    /// A fresh folder: config naming the fixture calendar, two children (Léa CE1 f, Hugo CM1 m).
-    func family() throws -> (dir: URL, state: String, env: [String: String]) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-nonet-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let state = dir.appendingPathComponent("dictee.sqlite").path
-        let env = ["TZ": "Europe/Paris", "DICTEE_CONFIG": dir.appendingPathComponent("config.json").path, "HOME": dir.path]
-        #expect(runDictee(["--state", state, "source", "add", fixture("famille.ics")], environment: env).code == .ok)
-        #expect(runDictee(["--state", state, "child", "add", "Léa", "--gender", "f", "--grade", "CE1"], environment: env).code == .ok)
-        #expect(runDictee(["--state", state, "child", "add", "Hugo", "--gender", "m", "--grade", "CM1"], environment: env).code == .ok)
-        return (dir, state, env)
-    }
-
-    /// Per child, the occurrence keys of the ready texts.
-    func ready(_ state: String) throws -> [Int64: [String]] {
-        let store = try StateStore(path: state)
-        var out: [Int64: [String]] = [:]
-        for child in try store.children() {
-            out[child.id!] = try store.dictations(childID: child.id!, statuses: [.ready]).map(\.occurrenceKey.description).sorted()
-        }
-        return out
-    }
-
     struct Run {
         var termination: ChildProcess.Termination
         var stdout: String
@@ -138,13 +116,13 @@ import Testing
         let binary = EndToEndTests.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "run 'swift build' first (the test runs the built binary)")
 
-        let (refDir, refState, refEnv) = try family()
+        let (refDir, refState, refEnv) = try NightlyTests().family()
         defer { try? FileManager.default.removeItem(at: refDir) }
         let referenceMarker = UUID().uuidString
         let reference = try nightly(binary, state: refState, env: refEnv, marker: referenceMarker, prefix: [])
         #expect(reference.termination == .exited(0), "\(reference.stderr)")
 
-        let (dir, state, env) = try family()
+        let (dir, state, env) = try NightlyTests().family()
         defer { try? FileManager.default.removeItem(at: dir) }
         let marker = UUID().uuidString
         let started = Date()
@@ -157,7 +135,7 @@ import Testing
         #expect(Self.summary(offline.stdout).hasPrefix("nightly: 2 children, 6 cards ready, 10 texts written"), "\(offline.stdout)")
         #expect(Self.summary(offline.stdout) == Self.summary(reference.stdout))
         #expect(offline.stderr == reference.stderr)
-        #expect(try ready(state) == ready(refState))
+        #expect(try NightlyTests().ready(state) == NightlyTests().ready(refState))
         let store = try StateStore(path: state)
         for child in try store.children() { #expect(try store.cards(childID: child.id!).count == 3) }
 
