@@ -322,7 +322,7 @@ struct ConfigTests {
         }
         #expect(remote.egressLog?.path == box.folder + "/.local/share/dictee/egress.log")
         let file = box.folder + "/plain-file"
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         config.egressLog = file + "/egress.log"
         #expect(route(config) == .refused(.egressLogUnwritable(endpoint: "http://127.0.0.1@evil.com/", log: file + "/egress.log",
                                                                problem: "its folder cannot be created")))

@@ -27,7 +27,7 @@ import Testing
         let calendar = dir.appendingPathComponent("cal.ics")
         try Data(ics.utf8).write(to: calendar)
         let blocker = dir.appendingPathComponent("a-file").path
-        FileManager.default.createFile(atPath: blocker, contents: Data())
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data())
         let egress = dir.appendingPathComponent("logs/egress.log").path
         var config: [String: Any] = ["sources": [calendar.path]]
         switch kind {

@@ -50,7 +50,7 @@ import Testing
     @Test func aBodyThatCannotBeLoggedIsNotSent() {
         // Under a regular file: no folder can be made there, even by root.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-folder-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: file) }
         let log = EgressLog(path: file + "/egress.log", clock: SystemClock())
         #expect(log.problem == "its folder cannot be created")
