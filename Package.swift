@@ -86,7 +86,7 @@ let package = Package(
 
         // Arguments, rendering, exit codes. The only module that touches argv, the environment,
         // stdout/stderr and `exit`; every job is a call into Household.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Household", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Household", "Ingest", "PrivacyFilter", "Store", "French", "Dictation"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 

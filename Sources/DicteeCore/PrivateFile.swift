@@ -31,8 +31,10 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
 /// - Warning: these files may name the family's children; 0600 keeps them to the account.
 public enum PrivateFile {
     /// Replaces the file at `path` with `data`, atomically (see the type's summary).
+    /// - Parameter createFolders: whether missing folders are created (mode 0700); when false, a
+    ///   missing folder is an error (a mistyped path must not create folders).
     /// - Throws: `FileWriteError` naming the path.
-    public static func replace(_ path: String, with data: Data) throws(FileWriteError) {
+    public static func replace(_ path: String, with data: Data, createFolders: Bool = true) throws(FileWriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
@@ -40,6 +42,7 @@ public enum PrivateFile {
             throw FileWriteError(path: path, reason: "a directory, not a file")
         }
         if !FileManager.default.fileExists(atPath: folder) {
+            guard createFolders else { throw FileWriteError(path: path, reason: "the folder \(folder) does not exist") }
             do {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -89,28 +92,36 @@ public enum PrivateFile {
     }
 
     /// Why `path` could not be appended to, or `nil` when it can (checked before anything is
-    /// sent that must be logged first): an existing writable file, or a new file whose folder
-    /// exists and is writable or can be created (`append` creates it).
+    /// sent that must be logged first). A real probe, with no lasting effect: an existing file is
+    /// opened for appending and closed; for a missing one, the missing folders (0700) and the
+    /// file (0600) are created, then removed again. So the answer holds where permission bits do
+    /// not tell (root, read-only or virtual file systems such as /proc).
     public static func appendProblem(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { return "a directory" }
-            return FileManager.default.isWritableFile(atPath: path) ? nil : "not writable"
+            let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard fd >= 0 else { return systemReason() }
+            close(fd)
+            return nil
         }
-        // The nearest folder that exists must be a writable directory.
+        // The folders to create, outermost first.
+        var missing: [String] = []
         var folder = (path as NSString).deletingLastPathComponent
-        var missing = false
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            missing.insert(folder, at: 0)
             folder = (folder as NSString).deletingLastPathComponent
-            missing = true
         }
-        if folder.isEmpty { folder = "." }
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return "its folder cannot be created"
+        var created: [String] = []
+        defer { for made in created.reversed() { rmdir(made) } }
+        for made in missing {
+            guard mkdir(made, 0o700) == 0 else { return "its folder cannot be created (\(systemReason()))" }
+            created.append(made)
         }
-        guard FileManager.default.isWritableFile(atPath: folder) else {
-            return missing ? "its folder cannot be created" : "its folder is not writable"
-        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return systemReason() }
+        close(fd)
+        unlink(path)
         return nil
     }
 

@@ -136,6 +136,11 @@ public enum Instructions {
         return "Écris la dictée sur ce moment de la vie de \(name) : « \(plan.momentPhrase) ». Écris « \(plan.momentPhrase) » tel quel dans le texte (avec « au », « aux », « du » ou « des » si la phrase le demande).\(when)"
     }
 
+    /// What a retry's prompt adds to the inputs, described for `dictee privacy`.
+    public static let retryContents = [
+        "on a retry, the model's previous answer and the validator's French sentences about it",
+    ]
+
     /// A retry's prompt: the first prompt, the previous answer, and the validator's French
     /// sentences (or what went wrong with the answer itself).
     public static func retry(_ first: String, previous: String?, problems: [String]) -> String {

@@ -19,7 +19,10 @@ public enum Desk {
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return child }
-        throw .unknownChild(hasChildren: !children.isEmpty)
+        let folded = children.map { $0.firstName.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let typed = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        let nearest = NearestWord.find(typed, in: folded).flatMap { f in children.first { $0.firstName.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) == f }?.firstName }
+        throw .unknownChild(hasChildren: !children.isEmpty, nearest: nearest)
     }
 
     /// A stored dictation with its child.
@@ -98,8 +101,9 @@ public enum Desk {
     /// Reads the child's situation, retiring stale ready texts (planned before the last grading,
     /// or about a moment that left the calendar) on the way.
     public static func situation(of child: Child, _ store: StateStore, now: Int64, zone: CalendarZone) throws(HouseholdError) -> Situation {
+        guard let childID = child.id else { throw .state(.unknownChild) }
+        let progress = try progress(store, childID: childID)
         do {
-            guard let childID = child.id else { throw StateError.unknownChild }
             let basis = try store.lastGraded(childID: childID)
             let moments = try cardMoments(store, zone: zone)
             let stored = Set(moments.map(\.key))
@@ -109,14 +113,9 @@ public enum Desk {
             return Situation(
                 child: child, childID: childID, basis: basis,
                 candidates: CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey))),
-                ready: try store.dictations(childID: childID, statuses: [.ready]), used: used,
-                progress: try progress(store, childID: childID))
-        } catch let error as HouseholdError {
-            throw error
-        } catch let error as StateError {
-            throw .state(error)
+                ready: try store.dictations(childID: childID, statuses: [.ready]), used: used, progress: progress)
         } catch {
-            throw .state(.invalidRule)
+            throw .state(error)
         }
     }
 
@@ -222,18 +221,16 @@ public enum Desk {
     /// The child picks card `number` at `date`.
     /// - Throws: `HouseholdError.state` (`.dictation(.noCard)` for a card not dealt).
     public static func pick(_ child: Child, card number: Int, _ store: StateStore, at date: Date) throws(HouseholdError) -> PickOutcome {
+        guard let childID = child.id else { throw .state(.unknownChild) }
         do {
-            guard let childID = child.id else { throw StateError.unknownChild }
             if let card = try store.cards(childID: childID).first(where: { $0.card == number }),
                !(try store.momentKeys()).contains(card.occurrenceKey) {
                 try store.retireDictations([card.id])
                 return .momentLeft
             }
             return .served(try store.pick(childID: childID, card: number, at: date))
-        } catch let error as StateError {
-            throw .state(error)
         } catch {
-            throw .state(.invalidRule)
+            throw .state(error)
         }
     }
 

@@ -28,8 +28,9 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
     case grammarCheckFailing(moments: Int)
     /// The bundled handwritten library cannot be read (a broken installation).
     case brokenLibrary
-    /// No child has this first name (the name itself is not repeated).
-    case unknownChild(hasChildren: Bool)
+    /// No child has this first name (the name itself is not repeated); `nearest` is the stored
+    /// first name closest to it, when one is close (a typo, a missing accent).
+    case unknownChild(hasChildren: Bool, nearest: String?)
 
     public var description: String {
         switch self {

@@ -89,9 +89,17 @@ public enum ModelRoute: Sendable, Equatable {
         return false
     }
 
-    /// What one request contains on this route: `Instructions.Inputs.contents`, the very fields
-    /// the request is written from; empty when nothing is sent.
+    /// What one request contains on this route: `ModelRoute.requestFields`; empty when nothing
+    /// is sent.
     public var requestContents: [String] {
-        sendsRequests ? Instructions.Inputs.contents.map(\.description) : []
+        sendsRequests ? Self.requestFields : []
+    }
+
+    /// What any request to a model contains: `Instructions.Inputs.contents`, the very fields the
+    /// request is written from (a test checks the list against the type's stored properties),
+    /// then what a retry adds (`Instructions.retryContents`). The tokenizer's requests carry the
+    /// same texts.
+    public static var requestFields: [String] {
+        Instructions.Inputs.contents.map(\.description) + Instructions.retryContents
     }
 }

@@ -87,12 +87,14 @@ final class ModelServer: @unchecked Sendable {
     ///   - gguf: the model file.
     ///   - python: the venv's python.
     ///   - contextLength: `--n_ctx`, in tokens.
+    ///   - environment: the command's environment, passed to the server (PATH, HOME...).
     ///   - log: where the server's own output goes (a file, created with mode 0600 and
     ///     truncated; `nil` discards it).
     /// - Throws: a message saying why it could not start (missing python or model, no loopback
     ///   interface, no port, exited early, no answer within `startTimeout`); the process is
     ///   stopped then.
-    static func start(gguf: String, python: String, contextLength: Int, log: String?) throws -> ModelServer {
+    static func start(gguf: String, python: String, contextLength: Int, log: String?,
+                      environment given: [String: String]) throws -> ModelServer {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw ServerError("\(python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
         }
@@ -106,7 +108,7 @@ final class ModelServer: @unchecked Sendable {
             }
             sink = .file(log)
         }
-        var environment = ProcessInfo.processInfo.environment
+        var environment = given
         environment["PYTHONUNBUFFERED"] = "1"
         let process: ChildProcess
         do {

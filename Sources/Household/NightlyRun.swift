@@ -87,20 +87,19 @@ public struct NightlyRun: Sendable {
         defer { lock.release() }
 
         var report = NightlyReport()
-        // Ingest the sources, with the audit file.
+        // Ingest the sources, with the audit file; without a source, the stored moments serve.
         let sources = calendars ?? config.sources
+        if sources.isEmpty, !FileManager.default.fileExists(atPath: paths.state) { throw .noState(path: paths.state) }
+        let store = try Self.openState(paths.state)
         if sources.isEmpty {
-            guard FileManager.default.fileExists(atPath: paths.state) else { throw .noState(path: paths.state) }
             log(.noSource)
         } else {
             let ingest = IngestRun(sources: sources, zone: zone, now: now, auditFile: paths.auditFile, quietly: quietly)
-            let store = try Self.openState(paths.state)
             let ingested = try ingest.run(into: store)
             log(.ingested(ingested))
             if !ingested.fileErrors.isEmpty || !ingested.eventErrors.isEmpty { report.hadErrors = true }
         }
 
-        let store = try Self.openState(paths.state)
         let datesZone = Desk.zoneOfStoredDates(store, explicit: zoneIsExplicit ? zone : nil) ?? zone
 
         // The validator and the library first: without them nothing can be written, and no
@@ -131,7 +130,8 @@ public struct NightlyRun: Sendable {
             case .managed(let gguf):
                 do {
                     let python = ModelServer.python(configured: config.model?.python, environment: paths.environment)
-                    let started = try ModelServer.start(gguf: gguf, python: python, contextLength: contextLength, log: paths.serverLog)
+                    let started = try ModelServer.start(gguf: gguf, python: python, contextLength: contextLength, log: paths.serverLog,
+                                                        environment: paths.environment)
                     server = started
                     let name = config.model?.name ?? (gguf as NSString).lastPathComponent
                     if let endpoint = ModelEndpoint.loopback(started.endpoint.absoluteString) {

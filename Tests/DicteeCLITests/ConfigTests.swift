@@ -325,15 +325,16 @@ struct ConfigTests {
         _ = FileManager.default.createFile(atPath: file, contents: Data())
         config.egressLog = file + "/egress.log"
         #expect(route(config) == .refused(.egressLogUnwritable(endpoint: "http://127.0.0.1@evil.com/", log: file + "/egress.log",
-                                                               problem: "its folder cannot be created")))
+                                                               problem: "not a directory")))
     }
 
     // MARK: - dictee privacy
 
     static let sendsSentence = "the instructions (French, written by dictee), the child's first name, the child's gender, "
         + "the child's grade, the target skills, the trap sites per target skill, the word range, the sentence range, "
-        + "the longest sentence allowed, and the moment's canonical phrase (as listed in the audit file); never a "
-        + "calendar title, place or description"
+        + "the longest sentence allowed, the moment's canonical phrase (as listed in the audit file), and on a retry, "
+        + "the model's previous answer and the validator's French sentences about it; never a calendar title, place "
+        + "or description"
 
     @Test("privacy: the first line for each configuration", arguments: [
         ("", "nothing leaves this machine: no language model is configured; dictations come from the handwritten library"),

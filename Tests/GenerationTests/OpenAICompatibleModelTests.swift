@@ -53,7 +53,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: file, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: file) }
         let log = EgressLog(path: file + "/egress.log", clock: SystemClock())
-        #expect(log.problem == "its folder cannot be created")
+        #expect(log.problem == "not a directory")
         let endpoint = ModelEndpoint.remote("http://127.0.0.1:1/v1", egressLog: log)!
         let model = OpenAICompatibleModel(endpoint: endpoint, modelName: "m", contextLength: 2048)
         #expect(model.countTokens("Bonjour") == nil)

@@ -36,7 +36,7 @@ extension Dictee {
 
         /// What one request to the model contains: the fields the request is written from
         /// (`Instructions.Inputs.contents`, through the route), never a second description.
-        static var sends: [String] { ModelRoute.managed(gguf: "").requestContents }
+        static var sends: [String] { ModelRoute.requestFields }
 
         /// `contents` as one sentence, with what a request never contains.
         static func sentence(_ contents: [String]) -> String {

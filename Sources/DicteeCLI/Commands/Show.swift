@@ -51,7 +51,7 @@ extension Dictee {
                         throw CommandFailure(.ioError, "\(path): the file is read-only; choose another path")
                     }
                 }
-                do { try PrivateFile.replace(target, with: Data(sheet.html().utf8)) } catch { throw .cannotWrite(error) }
+                do { try PrivateFile.replace(target, with: Data(sheet.html().utf8), createFolders: false) } catch { throw .cannotWrite(error) }
                 output.line("wrote \(path)")
                 return .ok
             }
