@@ -12,7 +12,7 @@ import Testing
 /// stand-in on this machine, so the test needs no network.
 @Suite struct RouteAgreementTests {
     enum Kind: String, CaseIterable, Sendable {
-        case library, loopback, remote, refusedNotLoopback, refusedUnwritableLog
+        case library, loopback, remote, refusedNotLoopback, refusedUnwritableLog, refusedLogWhereNoFolderCanBeMade
     }
 
     @Test("privacy and nightly agree", arguments: Kind.allCases)
@@ -44,6 +44,11 @@ import Testing
             config["model"] = ["endpoint": "http://egress@127.0.0.1:\(port)/v1", "context": 8192]
             config["richer_texts"] = true
             config["egress_log"] = blocker + "/egress.log"
+        case .refusedLogWhereNoFolderCanBeMade:
+            // /proc looks writable to root, yet no folder can be made there.
+            config["model"] = ["endpoint": "http://egress@127.0.0.1:\(port)/v1", "context": 8192]
+            config["richer_texts"] = true
+            config["egress_log"] = "/proc/dictee-nope/egress.log"
         }
         try JSONSerialization.data(withJSONObject: config).write(to: dir.appendingPathComponent("config.json"))
         let env = ["TZ": "Europe/Paris", "DICTEE_CONFIG": dir.appendingPathComponent("config.json").path, "HOME": dir.path]
@@ -76,7 +81,7 @@ import Testing
             #expect(nightly.code == .ok || nightly.code == .itemErrors, "\(kind): \(nightly.stderr)")
             #expect(allowed)
             #expect(!nightly.stderr.contains("nothing is sent"), "\(nightly.stderr)")
-        case .refusedNotLoopback, .refusedUnwritableLog:
+        case .refusedNotLoopback, .refusedUnwritableLog, .refusedLogWhereNoFolderCanBeMade:
             #expect(nightly.code == .itemErrors, "\(kind): a refused model is an error of the run")
             #expect(!allowed && sends.isEmpty)
             #expect(nightly.stderr.contains("nothing is sent"), "\(nightly.stderr)")
