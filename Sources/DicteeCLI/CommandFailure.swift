@@ -69,14 +69,16 @@ struct CommandFailure: Error, Sendable, Equatable {
         }
     }
 
-    /// A state error: 75 when another command holds the database, 70 for the store itself, 64
-    /// for an unknown id, 65 for a refused step.
+    /// A state error: 75 when another command holds the database, 74 when it cannot be written,
+    /// 70 for the store itself (e.g. not a dictee database), 64 for an unknown id, 65 for a
+    /// refused step.
     init(_ error: StateError) {
         if case .store(.locked) = error {
             self.init(.temporaryFailure, error.description, hint: "another dictee command is writing the state; try again in a moment")
             return
         }
         let code: ExitCode = switch error {
+        case .store(.unwritable): .ioError
         case .store, .invalidRule: .internalError
         case .unknownChild, .unknownSuggestion: .usage
         case .childExists, .suggestionNotPending: .dataError

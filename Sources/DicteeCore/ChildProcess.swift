@@ -130,7 +130,7 @@ public final class ChildProcess: @unchecked Sendable {
             case .null:
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
             case .file(let path):
-                let flags = target == 0 ? O_RDONLY : (O_WRONLY | O_CREAT | O_APPEND)
+                let flags = target == 0 ? O_RDONLY : (O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW)
                 let fd = open(path, flags | O_CLOEXEC, 0o600)
                 guard fd >= 0 else {
                     let code = errno

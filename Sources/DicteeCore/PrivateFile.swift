@@ -37,10 +37,7 @@ public enum PrivateFile {
     public static func replace(_ path: String, with data: Data, createFolders: Bool = true) throws(FileWriteError) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw FileWriteError(path: path, reason: "a directory, not a file")
-        }
+        if let problem = notAFile(path, linkAllowed: true) { throw FileWriteError(path: path, reason: problem) }
         if !FileManager.default.fileExists(atPath: folder) {
             guard createFolders else { throw FileWriteError(path: path, reason: "the folder \(folder) does not exist") }
             do {
@@ -70,10 +67,7 @@ public enum PrivateFile {
     /// - Throws: `FileWriteError` naming the path; nothing was appended then, or a partial line
     ///   whose end the next reader can detect (the call never claims success for it).
     public static func append(_ path: String, _ data: Data) throws(FileWriteError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw FileWriteError(path: path, reason: "a directory, not a file")
-        }
+        if let problem = notAFile(path, linkAllowed: false) { throw FileWriteError(path: path, reason: problem) }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -83,9 +77,17 @@ public enum PrivateFile {
                 throw FileWriteError(path: path, reason: "cannot create the folder \(folder)")
             }
         }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // O_NONBLOCK: a FIFO planted there fails at once instead of waiting for a reader.
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { throw FileWriteError(path: path, reason: systemReason()) }
-        var failure = writeAll(fd, data)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw FileWriteError(path: path, reason: "not a regular file")
+        }
+        // A file that existed with a wider mode is narrowed: these files name children.
+        var failure = fchmod(fd, 0o600) == 0 ? nil : systemReason()
+        if failure == nil { failure = writeAll(fd, data) }
         if failure == nil, fsync(fd) != 0 { failure = systemReason() }
         if close(fd) != 0, failure == nil { failure = systemReason() }
         if let failure { throw FileWriteError(path: path, reason: failure) }
@@ -97,9 +99,9 @@ public enum PrivateFile {
     /// file (0600) are created, then removed again. So the answer holds where permission bits do
     /// not tell (root, read-only or virtual file systems such as /proc).
     public static func appendProblem(_ path: String) -> String? {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { return "a directory" }
+        if let problem = notAFile(path, linkAllowed: false) { return problem }
+        var info = stat()
+        if lstat(path, &info) == 0 {
             let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { return systemReason() }
             close(fd)
@@ -123,6 +125,20 @@ public enum PrivateFile {
         close(fd)
         unlink(path)
         return nil
+    }
+
+    /// Why an existing `path` is not a file these writers may write, or `nil` (also when absent):
+    /// a directory, a device, a FIFO or a socket never is; a symbolic link only where allowed
+    /// (`replace` renames over the link itself, it never writes through it).
+    static func notAFile(_ path: String, linkAllowed: Bool) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return linkAllowed ? nil : "a symbolic link, not a file"
+        case S_IFDIR: return "a directory, not a file"
+        default: return "not a regular file (a device, a FIFO or a socket)"
+        }
     }
 
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {

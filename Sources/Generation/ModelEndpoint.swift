@@ -61,9 +61,12 @@ public struct ModelEndpoint: Sendable, Hashable {
         return octets[0] == "127"
     }
 
-    /// Whether `text` is an http(s) URL with a non-empty host.
+    /// Whether `text` is an http(s) URL with a non-empty host, and no white space, control
+    /// character or backslash anywhere (what is printed is then what is reached).
     public static func isHTTPURL(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+        guard !text.unicodeScalars.contains(where: {
+            $0 == "\\" || CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        }), let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else { return false }
         return true
@@ -90,7 +93,7 @@ public struct EgressLog: Sendable, Hashable {
     /// Why the log cannot be appended to, or `nil` when it can (checked before anything is sent).
     public var problem: String? { PrivateFile.appendProblem(path) }
 
-    /// Appends one request body, sent to `endpoint`.
+    /// Appends one request body, sent to `endpoint` (the full URL the request goes to).
     /// - Throws: `FileWriteError` naming the log; the request must not be sent then.
     public func record(_ body: Data, to endpoint: URL) throws(FileWriteError) {
         let formatter = ISO8601DateFormatter()

@@ -58,9 +58,9 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         self.timeout = timeout
     }
 
-    /// Logs `body` first when the endpoint is remote.
-    private func beforeSending(_ body: Data) throws(FileWriteError) {
-        if let log = modelEndpoint.egressLog { try log.record(body, to: endpoint) }
+    /// Logs `body` first, with the URL it goes to, when the endpoint is remote.
+    private func beforeSending(_ body: Data, to url: URL) throws(FileWriteError) {
+        if let log = modelEndpoint.egressLog { try log.record(body, to: url) }
     }
 
     /// The server's root (the endpoint without its final `/v1`).
@@ -78,7 +78,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         for (k, path, body) in tries where known == .unknown || known == k {
             guard let data = try? JSONSerialization.data(withJSONObject: body) else { continue }
             // A body that cannot be logged first is not sent (the session then estimates).
-            do { try beforeSending(data) } catch { return nil }
+            do { try beforeSending(data, to: root.appendingPathComponent(path)) } catch { return nil }
             guard let (status, reply) = try? post(root.appendingPathComponent(path), data, timeout: min(timeout, 30)),
                   status == 200,
                   let object = try? JSONSerialization.jsonObject(with: reply) as? [String: Any],
@@ -135,7 +135,9 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
 
     func send(_ request: ModelRequest, _ format: ResponseFormat) throws(ModelError) -> ModelAnswer {
         let data = try body(request, format)
-        do { try beforeSending(data) } catch { throw .notAllowed("the egress log cannot be written: \(error)") }
+        do { try beforeSending(data, to: endpoint.appendingPathComponent("chat/completions")) } catch {
+            throw .notAllowed("the egress log cannot be written: \(error)")
+        }
         let start = Date()
         let (status, reply) = try post(endpoint.appendingPathComponent("chat/completions"), data, timeout: timeout)
         let seconds = Date().timeIntervalSince(start)

@@ -33,7 +33,10 @@ public struct HouseholdPaths: Sendable, Equatable {
     }
 
     /// The folder holding the state.
-    public var folder: String { (state as NSString).deletingLastPathComponent }
+    public var folder: String {
+        let folder = (state as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
     /// The audit file `dictee nightly` writes: `audit.jsonl` beside the state.
     public var auditFile: String { folder + "/audit.jsonl" }
     /// The lock that keeps one `dictee nightly` at a time.

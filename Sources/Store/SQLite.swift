@@ -270,7 +270,7 @@ final class Database {
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError.open(
+            throw StoreError.unwritable(
                 path: path, message: "cannot create the parent directory (\(Self.reason(error)))")
         }
         let existed = fileManager.fileExists(atPath: path)
@@ -282,6 +282,7 @@ final class Database {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) }
                 ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(connection)
+            if Self.meansUnwritable(status) { throw StoreError.unwritable(path: path, message: message) }
             throw StoreError.open(path: path, message: message)
         }
         handle = connection
@@ -304,7 +305,9 @@ final class Database {
             try execute("PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
         } catch let error as StoreError {
             switch error {
-            case .open, .locked: throw error
+            case .open, .unwritable, .locked: throw error
+            case .sqlite(_, let code, _, _) where Self.meansUnwritable(code):
+                throw StoreError.unwritable(path: path, message: Self.sqliteMessage(error))
             default: throw StoreError.open(path: path, message: Self.sqliteMessage(error))
             }
         }
@@ -572,6 +575,12 @@ final class Database {
     }
 
     /// `error`'s message without the path (for wrapping into `StoreError.open`).
+    /// Whether an (extended) SQLite result code says the file or its folder cannot be written:
+    /// SQLITE_PERM (3), SQLITE_READONLY (8), SQLITE_IOERR (10), SQLITE_CANTOPEN (14).
+    static func meansUnwritable(_ code: Int32) -> Bool {
+        [3, 8, 10, 14].contains(code & 0xFF)
+    }
+
     private static func sqliteMessage(_ error: StoreError) -> String {
         if case .sqlite(_, _, let message, _) = error { return message }
         return error.message

@@ -7,6 +7,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The database could not be opened or set up: parent directory not creatable, not a SQLite
     /// file, no permission, WAL not available. `message` says which.
     case open(path: String, message: String)
+    /// The database or its folder cannot be written: the folder cannot be created, the file or
+    /// folder is read-only, or permission is denied (SQLite's CANTOPEN, READONLY, PERM, IOERR).
+    /// The command line maps this to exit status 74, like every file it cannot write.
+    case unwritable(path: String, message: String)
     /// SQLite refused a statement. `code` is SQLite's extended result code (`19`-based codes are
     /// constraint violations, see https://sqlite.org/rescode.html); `message` is SQLite's own
     /// message (`sqlite3_errmsg`); `sql` is the statement, with placeholders, never the values.
@@ -35,7 +39,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The database file concerned.
     public var path: String {
         switch self {
-        case .open(let path, _), .sqlite(let path, _, _, _), .locked(let path),
+        case .open(let path, _), .unwritable(let path, _), .sqlite(let path, _, _, _), .locked(let path),
             .misuse(let path, _, _), .missingColumn(let path, _, _),
             .columnType(let path, _, _, _, _), .migration(let path, _, _),
             .newerSchema(let path, _, _), .invalidMigrations(let path, _):
@@ -48,6 +52,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .open(_, let message):
             return "cannot open the database: \(message)"
+        case .unwritable(_, let message):
+            return "cannot write the database: \(message)"
         case .sqlite(_, let code, let message, let sql):
             return "\(message) (sqlite code \(code)) in: \(Self.excerpt(sql))"
         case .locked:

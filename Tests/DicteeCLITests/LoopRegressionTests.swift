@@ -43,7 +43,7 @@ import Testing
     @Test func htmlIsNeverRenamedOverADirectoryOrAReadOnlyFile() throws {
         let (dir, state, _) = try state()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(runDictee(["--state", state, "show", "1", "--html", dir.path]).code == .usage)
+        #expect(runDictee(["--state", state, "show", "1", "--html", dir.path]).code == .ioError, "a directory cannot be written: 74")
         let readOnly = dir.appendingPathComponent("ro.html").path
         try Data("OLD".utf8).write(to: URL(fileURLWithPath: readOnly))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)

@@ -42,7 +42,9 @@ import Testing
         }
         let text = try String(contentsOfFile: log.path, encoding: .utf8)
         #expect(text.contains("Bonjour Léa"), "the tokenizer's body is logged too")
-        #expect(text.contains(#"{"sent_at":"2025-11-29T17:00:00Z","to":"http://127.0.0.1:1/v1"}"#))
+        // Each entry names the URL the body goes to, stamped by the injected clock.
+        #expect(text.contains(#"{"sent_at":"2025-11-29T17:00:00Z","to":"http://127.0.0.1:1/extras/tokenize"}"#))
+        #expect(text.contains(#"{"sent_at":"2025-11-29T17:00:00Z","to":"http://127.0.0.1:1/v1/chat/completions"}"#))
         let mode = try FileManager.default.attributesOfItem(atPath: log.path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }

@@ -45,7 +45,7 @@ extension Dictee {
                     target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
                     let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
                     guard !isDirectory.boolValue, type == .typeRegular else {
-                        throw .usage("\(path): not a regular file; give the path of the page to write")
+                        throw CommandFailure(.ioError, "\(path): not a regular file; give the path of the page to write")
                     }
                     guard FileManager.default.isWritableFile(atPath: path) else {
                         throw CommandFailure(.ioError, "\(path): the file is read-only; choose another path")
