@@ -72,8 +72,9 @@ struct SQLiteTests {
             // `state` is a plain file, so `state/dictee.sqlite` cannot be created.
             _ = FileManager.default.createFile(atPath: directory, contents: Data("x".utf8))
             let error = #expect(throws: StoreError.self) { try Database(path: path) }
-            guard case .open(let errorPath, let message)? = error else {
-                Issue.record("expected .open, got \(String(describing: error))")
+            // A folder that cannot be made is "cannot write" (exit 74), not a broken database.
+            guard case .unwritable(let errorPath, let message)? = error else {
+                Issue.record("expected .unwritable, got \(String(describing: error))")
                 return
             }
             #expect(errorPath == path)
