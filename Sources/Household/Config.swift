@@ -35,6 +35,7 @@ public struct Config: Sendable, Equatable {
 
     /// The `model` object.
     public struct ModelConfig: Sendable, Equatable {
+        /// A `model` object; every key optional, as in the file.
         public init(gguf: String? = nil, endpoint: String? = nil, name: String? = nil, context: Int? = nil,
                     python: String? = nil, timeoutSeconds: Int? = nil) {
             self.gguf = gguf

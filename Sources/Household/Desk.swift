@@ -78,12 +78,18 @@ public enum Desk {
     /// Where a child stands for the next texts: the last graded dictation (the plan's basis),
     /// the candidate moments in card order, the ready texts, the skills.
     public struct Situation: Sendable {
+        /// The child, and its id in the state.
         public var child: Child
         public var childID: Int64
+        /// The last graded dictation: what the next plan builds on (`nil` before the first grade).
         public var basis: DictationRecord?
+        /// The moments a card may offer, best first (`CardChoice.order`).
         public var candidates: [CardMoment]
+        /// Validated texts waiting behind a card or in reserve (status `ready`).
         public var ready: [DictationRecord]
+        /// Texts the child already had (served or graded), oldest first.
         public var used: [DictationRecord]
+        /// The fifteen skills, replayed from the graded exposures.
         public var progress: [SkillProgress]
 
         /// Candidates without a ready text, in card order.
@@ -237,6 +243,7 @@ public enum Desk {
     /// How a grading moved the child's skills: the states before and after, for the skills of
     /// the dictation's trap sites.
     public struct GradeOutcome: Sendable {
+        /// The fifteen skills before the grade, and after it.
         public var before: [SkillProgress]
         public var after: [SkillProgress]
     }

@@ -23,6 +23,7 @@ public struct IngestRun: Sendable {
     /// terminal (only the front end touches stderr); by default the call runs as is.
     public var quietly: @Sendable (() -> Void) -> Void
 
+    /// An ingest of `sources` around `now` in `zone`, writing the audit file at `auditFile` if given.
     public init(sources: [String], zone: CalendarZone, now: Int64, auditFile: String? = nil,
                 quietly: @escaping @Sendable (() -> Void) -> Void = { $0() }) {
         self.sources = sources

@@ -49,6 +49,7 @@ public struct NightlyRun: Sendable {
     /// validator (`Validators.make`: Lexique, Hunspell, Grammalecte).
     public var checker: (any DraftChecker)?
 
+    /// The job for one family; see the properties for each parameter.
     public init(paths: HouseholdPaths, config: Config, calendars: [String]? = nil, zone: CalendarZone,
                 zoneIsExplicit: Bool, now: Int64, clock: any Clock,
                 quietly: @escaping @Sendable (() -> Void) -> Void = { $0() },
@@ -223,7 +224,9 @@ public struct NightlyReport: Sendable, Equatable {
     public var cardsReady = 0
     /// Texts written this run, and by whom.
     public var written = 0
+    /// Of those, written by the model.
     public var byModel = 0
+    /// Of those, served from the handwritten library (no model, refused, or after 5 attempts).
     public var fromLibrary = 0
     /// Moments for which no text could be written.
     public var withoutText = 0
