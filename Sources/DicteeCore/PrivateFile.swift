@@ -87,7 +87,12 @@ public enum PrivateFile {
         }
         // A file that existed with a wider mode is narrowed: these files name children.
         var failure = fchmod(fd, 0o600) == 0 ? nil : systemReason()
-        if failure == nil { failure = writeAll(fd, data) }
+        // A write that fails half way (a full disk) is cut back, so the file stays whole lines.
+        let before = info.st_size
+        if failure == nil {
+            failure = writeAll(fd, data)
+            if failure != nil { _ = ftruncate(fd, before) }
+        }
         if failure == nil, fsync(fd) != 0 { failure = systemReason() }
         if close(fd) != 0, failure == nil { failure = systemReason() }
         if let failure { throw FileWriteError(path: path, reason: failure) }

@@ -42,4 +42,16 @@ public enum LocalPath {
         let base = path.hasPrefix("/") ? path : directory + "/" + path
         return URL(fileURLWithPath: base).standardized.path
     }
+
+    /// Why an existing `path` (followed through links) is not a regular file, or `nil` when it is
+    /// one or does not exist: "a directory", "a device, a FIFO or a socket".
+    public static func notARegularFile(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory, not a file"
+        default: return "not a regular file (a device, a FIFO or a socket)"
+        }
+    }
 }

@@ -144,7 +144,7 @@ public struct Config: Sendable, Equatable {
             model.endpoint = try string("endpoint", "a URL")
             if let endpoint = model.endpoint, !ModelEndpoint.isHTTPURL(endpoint) {
                 throw .wrongType(path: path, key: "model.endpoint", expected: "an http:// or https:// URL with a host",
-                                 found: "\"\(endpoint)\"")
+                                 found: "\"\(TerminalText.sanitized(endpoint))\"")
             }
             model.name = try string("name", "a model name")
             model.context = try positive("context", "a whole number of tokens above 0")

@@ -82,6 +82,11 @@ public struct NightlyRun: Sendable {
     ///   `.brokenLibrary`, `.grammarCheckFailing`.
     public func run() throws(HouseholdError) -> NightlyReport {
         let started = clock.now
+        // A state path that is a device, a FIFO or a folder: refused before anything is made
+        // beside it (the lock, SQLite's journal).
+        if let problem = LocalPath.notARegularFile(paths.state) {
+            throw .state(.store(.open(path: paths.state, message: problem)))
+        }
         let folder = paths.folder
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let lock = try NightlyLock(path: paths.nightlyLock, started: started)
@@ -246,9 +251,15 @@ struct NightlyLock {
     /// - Throws: `HouseholdError.lockHeld` when another run holds it, `.cannotWrite` when the file
     ///   cannot be opened.
     init(path: String, started: Date) throws(HouseholdError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             throw .cannotWrite(FileWriteError(path: path, reason: "cannot open the lock file"))
+        }
+        // Never a FIFO or a device planted in its place: the stamp would be written into it.
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .cannotWrite(FileWriteError(path: path, reason: "the lock is not a regular file"))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)

@@ -15,6 +15,7 @@
 // No C pointer leaves this file.
 
 internal import CSQLite
+import DicteeCore
 import Foundation
 
 // MARK: - Values
@@ -272,6 +273,10 @@ final class Database {
         } catch {
             throw StoreError.unwritable(
                 path: path, message: "cannot create the parent directory (\(Self.reason(error)))")
+        }
+        if let problem = LocalPath.notARegularFile(path) {
+            // SQLite would open /dev/null and write its journal beside it.
+            throw StoreError.open(path: path, message: problem)
         }
         let existed = fileManager.fileExists(atPath: path)
 

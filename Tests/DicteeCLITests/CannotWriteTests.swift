@@ -33,6 +33,33 @@ import Household
         #expect(config.stderr.contains("cannot write the configuration"))
     }
 
+    @Test func aDeviceAsTheStateIsRefusedBeforeAnythingIsMadeBesideIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-device-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("state").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let env = ["TZ": "Europe/Paris", "HOME": dir.path, "DICTEE_CONFIG": dir.appendingPathComponent("c.json").path]
+        let add = runDictee(["--state", fifo, "child", "add", "Léa", "--gender", "f", "--grade", "CE1"], environment: env)
+        #expect(add.code == .internalError && add.stderr.contains("not a regular file"), "\(add.stderr)")
+        let nightly = runDictee(["--state", fifo, "nightly", "--calendar", fixture("famille.ics"),
+                                 "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: env)
+        #expect(nightly.code == .internalError, "\(nightly.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["state"], "no lock, no journal beside it")
+    }
+
+    @Test func aLockThatIsNotARegularFileIsRefused() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("d.sqlite").path
+        #expect(mkfifo(state + ".nightly.lock", 0o600) == 0)
+        let env = ["TZ": "Europe/Paris", "HOME": dir.path, "DICTEE_CONFIG": dir.appendingPathComponent("c.json").path]
+        let nightly = runDictee(["--state", state, "nightly", "--calendar", fixture("famille.ics"),
+                                 "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: env)
+        #expect(nightly.code == .ioError && nightly.stderr.contains("the lock is not a regular file"), "\(nightly.stderr)")
+    }
+
     @Test func aStateNamedWithoutAFolderKeepsItsFilesInTheCurrentFolder() {
         let paths = HouseholdPaths(environment: ["HOME": "/h"], statePath: "d.sqlite")
         #expect(paths.folder == ".")

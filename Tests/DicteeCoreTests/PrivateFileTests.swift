@@ -71,3 +71,13 @@ import Testing
         #expect(PrivateFile.appendProblem("/proc/dictee-probe/egress.log") != nil)
     }
 }
+
+/// What a state path may be.
+@Suite struct LocalPathTests {
+    @Test func aStatePathMustBeARegularFileOrAbsent() {
+        #expect(LocalPath.notARegularFile("/dev/null") != nil)
+        #expect(LocalPath.notARegularFile("/tmp") == "a directory, not a file")
+        #expect(LocalPath.notARegularFile("/tmp/dictee-absent-\(UUID().uuidString)") == nil)
+        #expect(LocalPath.notARegularFile("/etc/hostname") == nil)
+    }
+}
