@@ -138,12 +138,8 @@ public enum PrivateFile {
     static func notAFile(_ path: String, linkAllowed: Bool) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFLNK: return linkAllowed ? nil : "a symbolic link, not a file"
-        case S_IFDIR: return "a directory, not a file"
-        default: return "not a regular file (a device, a FIFO or a socket)"
-        }
+        if info.st_mode & S_IFMT == S_IFLNK { return linkAllowed ? nil : "a symbolic link, not a file" }
+        return LocalPath.notARegularFile(path)
     }
 
     private static func writeAll(_ fd: Int32, _ data: Data) -> String? {
