@@ -88,6 +88,9 @@ struct CommandFailure: Error, Sendable, Equatable {
             case .notServed, .alreadyGraded, .retired: .dataError
             }
         }
-        self.init(code, error.description)
+        var hint: String?
+        if case .dictation(.unknownDictation) = error { hint = "a dictation's id is what 'dictee pick' printed" }
+        if case .unknownSuggestion = error { hint = "see the ids with 'dictee suggestions list'" }
+        self.init(code, error.description, hint: hint)
     }
 }

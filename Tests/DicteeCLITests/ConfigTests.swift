@@ -237,7 +237,7 @@ struct ConfigTests {
         defer { box.remove() }
         let missing = box.run(["source", "add", box.folder + "/absent.ics"])
         #expect(missing.code == .dataError)
-        #expect(missing.stderr == "error: \(box.folder)/absent.ics: no such file\n")
+        #expect(missing.stderr == "error: \(box.folder)/absent.ics: no such file\nhint: give the path of an exported .ics calendar file\n")
         let folder = box.run(["source", "add", box.folder])
         #expect(folder.code == .dataError)
         #expect(folder.stderr.contains(box.folder + ": a directory"))

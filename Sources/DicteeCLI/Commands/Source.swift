@@ -54,7 +54,7 @@ extension Dictee {
                 }
                 let file = LocalPath.absolute(rest[0])
                 if let problem = unreadable(file) {
-                    throw CommandFailure(.dataError, "\(file): \(problem)")
+                    throw CommandFailure(.dataError, "\(file): \(problem)", hint: "give the path of an exported .ics calendar file")
                 }
                 if let index = config.sources.firstIndex(of: file) {
                     output.line("already added as source \(index + 1): \(file)")
