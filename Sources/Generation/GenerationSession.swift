@@ -18,6 +18,9 @@ public struct GenerationResult: Sendable {
     public var diagnosis: String?
     /// Why the server failed, when an attempt ended with `serveur` or `contexte` (no text, no name).
     public var serverError: String?
+    /// The same failure, typed: `.notAllowed` means a request was not sent because it could not
+    /// be logged first (the egress log of a remote endpoint).
+    public var modelError: ModelError?
 }
 
 /// Writes one validated dictation for a plan (README, "Budgets and retries"): at most 5
@@ -61,6 +64,7 @@ public final class GenerationSession: @unchecked Sendable {
         var attempts: [AttemptRecord] = []
         var diagnosis: String?
         var serverError: String?
+        var modelError: ModelError?
         if let model {
             var removals: Set<Instructions.Removal> = []
             var refusals = 0
@@ -96,10 +100,12 @@ public final class GenerationSession: @unchecked Sendable {
                     case .promptTooLong:
                         attempts.append(AttemptRecord(number: number, failure: .context, promptTokens: counted, removed: removed))
                         serverError = error.description
+                        modelError = error
                         break attemptLoop
                     case .unavailable, .badResponse, .notAllowed:
                         attempts.append(AttemptRecord(number: number, failure: .server, promptTokens: counted, removed: removed))
                         serverError = error.description
+                        modelError = error
                         break attemptLoop
                     }
                 }
@@ -149,7 +155,7 @@ public final class GenerationSession: @unchecked Sendable {
                 if findings.isEmpty {
                     record(nil)
                     return GenerationResult(draft: draft, plan: plan, origin: model.id, fromLibrary: false, attempts: attempts,
-                                            diagnosis: diagnosis, serverError: serverError)
+                                            diagnosis: diagnosis, serverError: serverError, modelError: modelError)
                 }
                 record(.validation(Self.failedSteps(findings)))
                 previous = Self.json(parsed)
@@ -160,7 +166,7 @@ public final class GenerationSession: @unchecked Sendable {
         var draft = serving.draft
         draft.title = plan.moment.capitalized
         return GenerationResult(draft: draft, plan: serving.plan, origin: "library:" + serving.text.id, fromLibrary: true,
-                                attempts: attempts, diagnosis: diagnosis, serverError: serverError)
+                                attempts: attempts, diagnosis: diagnosis, serverError: serverError, modelError: modelError)
     }
 
     /// The answer as a draft: Unicode NFC, every run of white space (new lines, tabs) one space;

@@ -173,6 +173,9 @@ public struct NightlyRun: Sendable {
                         report.written += 1
                         if result.fromLibrary { report.fromLibrary += 1 } else { report.byModel += 1 }
                         if !result.attempts.isEmpty { log(.text(childID: s.childID, result)) }
+                        // A request that could not be logged first was not sent: the privacy
+                        // configuration is failing, and the run says so with its status.
+                        if case .notAllowed? = result.modelError { report.hadErrors = true }
                     } else {
                         // Nothing fits this moment: leave it out of this child's next rounds.
                         report.withoutText += 1

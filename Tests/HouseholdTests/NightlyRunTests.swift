@@ -27,6 +27,16 @@ final class FixedModel: LanguageModel, @unchecked Sendable {
     }
 }
 
+/// A model whose requests cannot be logged first (the egress log failed mid-run).
+final class UnloggableModel: LanguageModel, @unchecked Sendable {
+    let id = "remote-model"
+    let contextLength = 8192
+    func countTokens(_ text: String) -> Int? { nil }
+    func complete(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
+        throw .notAllowed("the egress log cannot be written: /full/egress.log: cannot write (no space left on device)")
+    }
+}
+
 /// A checker that accepts every text (or refuses every one), without Lexique, Hunspell or Grammalecte.
 struct FixedChecker: DraftChecker {
     var accepts = true
@@ -102,6 +112,17 @@ struct FixedChecker: DraftChecker {
         for child in try store.children() {
             #expect(try store.dictations(childID: child.id!).isEmpty)
         }
+    }
+
+    @Test func aRequestThatCouldNotBeLoggedMakesTheRunEndWithItsErrorStatus() throws {
+        let (base, dir, _) = try family(model: nil, checker: FixedChecker())
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var job = base
+        let model = UnloggableModel()
+        job.modelFactory = { _ in model }
+        let report = try job.run()
+        #expect(report.fromLibrary == 10 && report.byModel == 0, "nothing unlogged was sent; the library served")
+        #expect(report.hadErrors, "the run says the privacy configuration failed")
     }
 
     @Test func withoutAModelTheLibraryServesEveryText() throws {
