@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Store
 import Testing
+@testable import DicteeCLI
 import DicteeTestSupport
 
 /// `dictee nightly` against a real model server (managed mode, Docs/architecture.md "Real components and how they start"): a tiny random-weight GGUF written now
@@ -54,6 +55,13 @@ import DicteeTestSupport
         #expect(r.stdout.hasPrefix("nightly: 1 child, 3 cards ready, 5 texts written (0 by the model, 5 from the library)"), "\(r.stdout)")
         #expect(!r.stderr.contains("could not start"), "\(r.stderr)")
         #expect(r.stderr.contains("library after 5 attempt(s)"), "the run log records the library and the failed steps")
+
+        // The managed route, as privacy says it and as nightly ran it: requests to a server on
+        // this machine, carrying the fields privacy lists (RouteAgreementTests has the others).
+        let privacy = runDictee(["privacy", "--json"], environment: env)
+        let said = try #require(try JSONSerialization.jsonObject(with: Data(privacy.stdout.utf8)) as? [String: Any])
+        #expect(said["model"] as? String == "managed" && said["loopback"] as? Bool == true && said["allowed"] as? Bool == true)
+        #expect((said["sends"] as? [String])?.isEmpty == false, "nightly sent requests, so privacy lists what they carry")
 
         let store = try StateStore(path: state)
         let child = try #require(try store.children().first?.id)
