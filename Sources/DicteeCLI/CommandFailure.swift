@@ -73,6 +73,13 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// 70 for the store itself (e.g. not a dictee database), 64 for an unknown id, 65 for a
     /// refused step.
     init(_ error: StateError) {
+        // The disk is full, read-only or failing while writing: "cannot write" (74), and never
+        // the SQL statement in the message.
+        if case .store(.sqlite(let path, let code, _, _)) = error, [8, 10, 13].contains(code & 0xFF) {
+            let why = code & 0xFF == 13 ? "the disk is full" : code & 0xFF == 8 ? "it is read-only" : "an input/output error"
+            self.init(.ioError, "\(path): cannot write the database (\(why))")
+            return
+        }
         if case .store(.locked) = error {
             self.init(.temporaryFailure, error.description, hint: "another dictee command is writing the state; try again in a moment")
             return

@@ -165,9 +165,16 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         }
         let usage = object["usage"] as? [String: Any]
         return ModelAnswer(content: message["content"] as? String ?? "",
-                           promptTokens: usage?["prompt_tokens"] as? Int ?? 0,
-                           completionTokens: usage?["completion_tokens"] as? Int ?? 0,
+                           promptTokens: Self.tokenCount(usage?["prompt_tokens"]),
+                           completionTokens: Self.tokenCount(usage?["completion_tokens"]),
                            finishReason: FinishReason(choice["finish_reason"] as? String), seconds: seconds)
+    }
+
+    /// A usage count as the server reported it, made possible: a whole number of tokens from 0 to
+    /// 10,000,000; anything else (-1, a string, a fraction, absent) counts 0.
+    static func tokenCount(_ value: Any?) -> Int {
+        guard let n = value as? Int, n >= 0 else { return 0 }
+        return min(n, 10_000_000)
     }
 
     /// The `type` or `code` of an OpenAI-style error body, when it is a short identifier. Never

@@ -88,7 +88,9 @@ public struct NightlyRun: Sendable {
             throw .state(.store(.open(path: paths.state, message: problem)))
         }
         let folder = paths.folder
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // The state's folder is the family's alone (0700), whoever creates it and whatever the umask.
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
         let lock = try NightlyLock(path: paths.nightlyLock, started: started)
         defer { lock.release() }
 

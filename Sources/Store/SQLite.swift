@@ -279,6 +279,12 @@ final class Database {
             throw StoreError.open(path: path, message: problem)
         }
         let existed = fileManager.fileExists(atPath: path)
+        if !existed {
+            // Created 0600 before SQLite opens it (SQLite gives its -wal and -shm files the same
+            // mode): the family's state is never readable by another account, not even for a moment.
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            if fd >= 0 { close(fd) }
+        }
 
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE

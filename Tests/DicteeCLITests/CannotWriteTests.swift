@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DicteeCLI
 import Household
+import Store
 
 /// "Cannot write" is one event with one exit status, 74, whatever the file: the state, the audit
 /// file, the configuration, the HTML page.
@@ -58,6 +59,33 @@ import Household
         let nightly = runDictee(["--state", state, "nightly", "--calendar", fixture("famille.ics"),
                                  "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: env)
         #expect(nightly.code == .ioError && nightly.stderr.contains("the lock is not a regular file"), "\(nightly.stderr)")
+    }
+
+    @Test func aFullDiskIs74AndNeverShowsTheSQL() {
+        let full = CommandFailure(StateError.store(.sqlite(path: "/s/dictee.sqlite", code: 13, message: "database or disk is full",
+                                                           sql: "INSERT INTO dictations (child_id) VALUES (?)")))
+        #expect(full.code == .ioError)
+        #expect(full.message == "/s/dictee.sqlite: cannot write the database (the disk is full)")
+        let constraint = CommandFailure(StateError.store(.sqlite(path: "/s", code: 787, message: "FOREIGN KEY", sql: "x")))
+        #expect(constraint.code == .internalError, "a real bug stays 70")
+    }
+
+    @Test func theStateFolderIs0700AndTheDatabase0600FromTheStart() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-modes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("deep/dictee.sqlite").path
+        let env = ["TZ": "Europe/Paris", "HOME": dir.path, "DICTEE_CONFIG": dir.appendingPathComponent("c.json").path]
+        let old = umask(0o022)
+        defer { umask(old) }
+        let r = runDictee(["--state", state, "nightly", "--calendar", fixture("famille.ics"),
+                           "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: env)
+        #expect(r.code == .ok, "\(r.stderr)")
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        }
+        #expect(try mode(dir.appendingPathComponent("deep").path) == 0o700)
+        #expect(try mode(state) == 0o600)
+        #expect(try mode(dir.appendingPathComponent("deep/audit.jsonl").path) == 0o600)
     }
 
     @Test func aStateNamedWithoutAFolderKeepsItsFilesInTheCurrentFolder() {

@@ -86,6 +86,13 @@ import Testing
         #expect(ModelEndpoint.loopback("http://127.0.0.1:8080/v1")?.egressLog == nil)
     }
 
+    @Test func impossibleUsageNumbersCountZero() {
+        #expect(OpenAICompatibleModel.tokenCount(-1) == 0)
+        #expect(OpenAICompatibleModel.tokenCount("12") == 0 && OpenAICompatibleModel.tokenCount(nil) == 0)
+        #expect(OpenAICompatibleModel.tokenCount(412) == 412)
+        #expect(OpenAICompatibleModel.tokenCount(Int.max) == 10_000_000)
+    }
+
     @Test func onlyAShortErrorCodeOfTheServerIsKeptNeverItsMessage() {
         let echo = Data(#"{"error":{"message":"Tu écris une dictée pour Léa","type":"invalid_request_error","code":"context_length_exceeded"}}"#.utf8)
         #expect(OpenAICompatibleModel.errorCode(echo) == "context_length_exceeded")
