@@ -113,6 +113,9 @@ public struct Config: Sendable, Equatable {
         guard case .object(let object) = root else {
             throw .notAnObject(path: path, found: root.kind)
         }
+        // JSON readers disagree on a key written twice (this decoder keeps one, others the
+        // last): `"richer_texts": false` appended at the end must not be ignored. Refused.
+        if let repeated = repeatedKey(in: data) { throw .repeatedKey(path: path, key: repeated) }
         var config = Config()
         try checkKeys(object, known: topKeys, prefix: "", path: path)
         if let value = object["sources"], value != .null {
@@ -190,6 +193,63 @@ public struct Config: Sendable, Equatable {
         return s
     }
 
+    /// The first key written twice in one object of a JSON text that already parsed, as
+    /// `prefix.key` (`model.gguf`, `richer_texts`), or `nil`. A scan of the text itself, because a
+    /// decoded dictionary has already dropped one of the two.
+    static func repeatedKey(in data: Data) -> String? {
+        let bytes = [UInt8](data)
+        // One frame per open object or array: an object's keys so far and its own name.
+        struct Frame { var isObject: Bool; var keys: Set<String> = []; var name: String; var expectingKey: Bool }
+        var stack: [Frame] = []
+        var lastKey = ""
+        var i = 0
+        func readString() -> String? {
+            // At the opening quote; returns the decoded string and moves past the closing quote.
+            var raw: [UInt8] = [0x22]
+            i += 1
+            while i < bytes.count {
+                let b = bytes[i]
+                raw.append(b)
+                i += 1
+                if b == 0x5C, i < bytes.count { raw.append(bytes[i]); i += 1; continue }
+                if b == 0x22 { break }
+            }
+            return (try? JSONDecoder().decode(String.self, from: Data(raw)))
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x22:  // "
+                guard let text = readString() else { return nil }
+                if var top = stack.last, top.isObject, top.expectingKey {
+                    let full = (top.name.isEmpty ? "" : top.name + ".") + text
+                    if top.keys.contains(text) { return full }
+                    top.keys.insert(text)
+                    top.expectingKey = false
+                    stack[stack.count - 1] = top
+                    lastKey = full
+                }
+                continue
+            case 0x7B:  // {
+                let name = stack.last?.isObject == true ? lastKey : (stack.last?.name ?? "")
+                stack.append(Frame(isObject: true, name: stack.isEmpty ? "" : name, expectingKey: true))
+            case 0x5B:  // [
+                stack.append(Frame(isObject: false, name: stack.last?.isObject == true ? lastKey : (stack.last?.name ?? ""), expectingKey: false))
+            case 0x7D, 0x5D:  // } ]
+                if !stack.isEmpty { stack.removeLast() }
+            case 0x2C:  // ,
+                if var top = stack.last, top.isObject {
+                    top.expectingKey = true
+                    stack[stack.count - 1] = top
+                }
+            default:
+                break
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// Where JSONSerialization says the text stops being JSON, as `line L, column C` when it
     /// names a character offset.
     private static func jsonErrorDetail(_ data: Data) -> String {
@@ -256,6 +316,8 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
     case notAnObject(path: String, found: String)
     case wrongType(path: String, key: String, expected: String, found: String)
     case unknownKey(path: String, key: String, suggestion: String?, known: [String])
+    /// A key written twice in one object (`key` with its object's prefix, e.g. `model.gguf`).
+    case repeatedKey(path: String, key: String)
     case cannotWrite(path: String, reason: String)
 
     public var description: String {
@@ -268,6 +330,8 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(path): the configuration must be a JSON object ({...}), not \(found)"
         case .wrongType(let path, let key, let expected, let found):
             return "\(path): \"\(key)\" must be \(expected), not \(found)"
+        case .repeatedKey(let path, let key):
+            return "\(path): the key \"\(key)\" is written twice; keep one"
         case .unknownKey(let path, let key, let suggestion, _):
             return "\(path): unknown key \"\(key)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
         case .cannotWrite(let path, let reason):

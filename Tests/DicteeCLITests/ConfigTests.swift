@@ -148,6 +148,27 @@ struct ConfigTests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("a key written twice is refused (other JSON readers would take the other value)", arguments: [
+        (#"{"richer_texts": true, "sources": [], "richer_texts": false}"#, "richer_texts"),
+        (#"{"model": {"gguf": "/a.gguf", "context": 2048, "gguf": "/b.gguf"}}"#, "model.gguf"),
+        (#"{"model": {"name": "x"}, "sources": ["/a\"b.ics", "/c.ics"], "egress_log": "/l", "egress_log": "/m"}"#, "egress_log"),
+    ])
+    func repeatedKey(text: String, key: String) throws {
+        #expect(throws: ConfigError.repeatedKey(path: "c.json", key: key)) { try Config.parse(Data(text.utf8), path: "c.json") }
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.writeConfig(text)
+        let r = box.run(["privacy"])
+        #expect(r.code == .dataError)
+        #expect(r.stderr.contains("the key \"\(key)\" is written twice"))
+    }
+
+    @Test("the same key in two different objects is not a repetition")
+    func sameKeyElsewhere() throws {
+        #expect(Config.repeatedKey(in: Data(#"{"model": {"name": "a"}, "sources": [{"name": 1}, {"name": 2}]}"#.utf8)) == nil)
+        #expect(Config.repeatedKey(in: Data(#"{"a": "\"b\": 1, \"b\"", "b": 2}"#.utf8)) == nil, "keys inside strings do not count")
+    }
+
     @Test("an unknown key is refused with the nearest known key", arguments: [
         (#"{"soruces": []}"#, #"unknown key "soruces"; did you mean "sources"?"#),
         (#"{"richer_text": true}"#, #"unknown key "richer_text"; did you mean "richer_texts"?"#),
