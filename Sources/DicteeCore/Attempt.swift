@@ -39,8 +39,11 @@ public enum AttemptFailure: Sendable, Hashable {
     case validation([FailedStep])
     /// The answer was not the JSON object asked for.
     case format
-    /// A runaway: the completion budget or the timeout ran out.
+    /// A runaway: the completion budget ran out (the `length` finish).
     case runaway
+    /// No answer within the per-attempt timeout: the server hangs. Not a runaway: the model is
+    /// not told its text was too long, and the text's attempts end there.
+    case timeout
     /// The model or the server refused (a refusal text, a content filter).
     case refusal
     /// The prompt would not fit the model's context with the completion budget (not sent).

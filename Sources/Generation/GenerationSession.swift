@@ -32,6 +32,9 @@ public struct GenerationResult: Sendable {
 /// as a diagnosis. After 5 failures the library text for the same plan is served, silently.
 public final class GenerationSession: @unchecked Sendable {
     public static let maximumAttempts = 5
+    /// Attempts without an answer in time after which the session stops asking the model: the
+    /// server hangs, and every further text would wait 5 × the timeout for nothing.
+    public static let maximumTimeouts = 2
     /// Tokens kept free besides the prompt and the completion budget (the chat template's own).
     public static let templateMarginTokens = 32
 
@@ -39,6 +42,12 @@ public final class GenerationSession: @unchecked Sendable {
     /// Checks every draft (and the library's renderings, and gives the trap sites).
     public let checker: any DraftChecker
     public let library: Library
+    private let timeoutLock = NSLock()
+    private var timeouts = 0
+
+    /// Whether the model stopped answering in time (`maximumTimeouts` attempts timed out in this
+    /// session): later texts come from the library without asking it.
+    public var modelIsUnresponsive: Bool { timeoutLock.withLock { timeouts >= Self.maximumTimeouts } }
 
     /// - Parameters:
     ///   - model: the model, or `nil` (the library serves every text).
@@ -65,7 +74,7 @@ public final class GenerationSession: @unchecked Sendable {
         var diagnosis: String?
         var serverError: String?
         var modelError: ModelError?
-        if let model {
+        if let model, !modelIsUnresponsive {
             var removals: Set<Instructions.Removal> = []
             var refusals = 0
             var previous: String?
@@ -94,9 +103,13 @@ public final class GenerationSession: @unchecked Sendable {
                         removals = Self.removals(afterRefusals: refusals)
                         continue attemptLoop
                     case .timeout(let s):
-                        attempts.append(AttemptRecord(number: number, failure: .runaway, promptTokens: counted, seconds: s, removed: removed))
-                        (previous, problems) = (nil, [Instructions.runaway(plan)])
-                        continue attemptLoop
+                        // The server hangs: no feedback about length, no more attempts for this
+                        // text, and after `maximumTimeouts` none for the rest of the session.
+                        attempts.append(AttemptRecord(number: number, failure: .timeout, promptTokens: counted, seconds: s, removed: removed))
+                        serverError = error.description
+                        modelError = error
+                        timeoutLock.withLock { timeouts += 1 }
+                        break attemptLoop
                     case .promptTooLong:
                         attempts.append(AttemptRecord(number: number, failure: .context, promptTokens: counted, removed: removed))
                         serverError = error.description

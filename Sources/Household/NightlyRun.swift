@@ -160,6 +160,7 @@ public struct NightlyRun: Sendable {
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         report.children = children.count
+        var saidUnresponsive = false
         for child in children {
             do {
                 var rounds = 0
@@ -178,6 +179,10 @@ public struct NightlyRun: Sendable {
                         // A request that could not be logged first was not sent: the privacy
                         // configuration is failing, and the run says so with its status.
                         if case .notAllowed? = result.modelError { report.hadErrors = true }
+                        if session.modelIsUnresponsive, !saidUnresponsive {
+                            saidUnresponsive = true
+                            log(.modelUnresponsive(timeout: Double(config.model?.timeoutSeconds ?? 120), times: GenerationSession.maximumTimeouts))
+                        }
                     } else {
                         // Nothing fits this moment: leave it out of this child's next rounds.
                         report.withoutText += 1
@@ -220,6 +225,9 @@ public enum NightlyEvent: Sendable {
     case serverFailed(String)
     /// The route followed, and whether a model is ready on it.
     case route(ModelRoute, modelReady: Bool)
+    /// The model did not answer within its timeout (seconds) `GenerationSession.maximumTimeouts`
+    /// times: the library serves the rest of the run without asking it (said once).
+    case modelUnresponsive(timeout: Double, times: Int)
     /// A text was asked of a model for this child: the result's attempts say how it went.
     case text(childID: Int64, GenerationResult)
     /// A child's texts could not be written (the other children were done).

@@ -78,13 +78,15 @@ public struct DictationRecord: Sendable, Hashable {
 extension AttemptRecord {
     /// The failed step ids as stored (`attempts.failed_steps`) and shown in the run log: the
     /// validator's step ids (`vocabulaire`, `longueur`...), or what failed before the validator:
-    /// `format`, `trop_long` (a runaway), `refus`, `contexte`, `serveur`. Empty when accepted.
+    /// `format`, `trop_long` (a runaway), `delai_depasse` (no answer in time), `refus`, `contexte`,
+    /// `serveur`. Empty when accepted.
     public var storedSteps: [String] {
         switch failure {
         case nil: []
         case .validation(let steps): steps.map(\.step.rawValue)
         case .format: ["format"]
         case .runaway: ["trop_long"]
+        case .timeout: ["delai_depasse"]
         case .refusal: ["refus"]
         case .context: ["contexte"]
         case .server: ["serveur"]
@@ -106,6 +108,7 @@ extension AttemptRecord {
         switch first {
         case "format": return .format
         case "trop_long": return .runaway
+        case "delai_depasse": return .timeout
         case "refus": return .refusal
         case "contexte": return .context
         case "serveur": return .server

@@ -209,10 +209,20 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(result.fromLibrary && result.attempts.count == 5)
         #expect(result.attempts.allSatisfy { $0.failure == .runaway && $0.finishReason == "length" })
         #expect(model.requests[1].prompt.contains("beaucoup trop long"))
-        let timeouts = ScriptedModel([.fail(.timeout(120))])
-        let t = try #require(try session(timeouts).write(Self.plan, time: nil))
-        #expect(t.attempts.count == 5 && t.attempts.allSatisfy { $0.failure == .runaway && $0.seconds == 120 })
-        #expect(timeouts.requests[1].prompt.contains("beaucoup trop long"))
+    }
+
+    @Test func aServerThatHangsIsNotARunawayAndIsNotAskedAgainAfterTwoTimeouts() throws {
+        let hangs = ScriptedModel([.fail(.timeout(120))])
+        let writer = try session(hangs)
+        let first = try #require(writer.write(Self.plan, time: nil))
+        // One attempt, recorded as a timeout (not "trop long"); the library serves this text.
+        #expect(first.fromLibrary && first.attempts.map(\.failure) == [.timeout] && first.attempts[0].seconds == 120)
+        #expect(hangs.requests.count == 1 && !hangs.requests[0].prompt.contains("beaucoup trop long"))
+        #expect(!writer.modelIsUnresponsive)
+        _ = writer.write(Self.plan, time: nil)
+        #expect(writer.modelIsUnresponsive, "two timeouts in the session")
+        let third = try #require(writer.write(Self.plan, time: nil))
+        #expect(third.fromLibrary && third.attempts.isEmpty && hangs.requests.count == 2, "the model is not asked again")
     }
 
     @Test func anAnswerThatIsNotTheJSONAskedForIsAFormatFailure() throws {

@@ -37,6 +37,20 @@ final class UnloggableModel: LanguageModel, @unchecked Sendable {
     }
 }
 
+/// A model whose server never answers in time.
+final class HangingModel: LanguageModel, @unchecked Sendable {
+    let id = "hanging-model"
+    let contextLength = 8192
+    private let lock = NSLock()
+    private var count = 0
+    var requests: Int { lock.withLock { count } }
+    func countTokens(_ text: String) -> Int? { nil }
+    func complete(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
+        lock.withLock { count += 1 }
+        throw .timeout(120)
+    }
+}
+
 /// A checker that accepts every text (or refuses every one), without Lexique, Hunspell or Grammalecte.
 struct FixedChecker: DraftChecker {
     var accepts = true
@@ -123,6 +137,21 @@ struct FixedChecker: DraftChecker {
         let report = try job.run()
         #expect(report.fromLibrary == 10 && report.byModel == 0, "nothing unlogged was sent; the library served")
         #expect(report.hadErrors, "the run says the privacy configuration failed")
+    }
+
+    @Test func aModelThatHangsIsAskedTwiceInTheWholeRunAndTheRunSaysWhy() throws {
+        let (base, dir, _) = try family(model: nil, checker: FixedChecker())
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var job = base
+        let model = HangingModel()
+        job.modelFactory = { _ in model }
+        final class Events: @unchecked Sendable { var unresponsive = 0 }
+        let events = Events()
+        job.log = { if case .modelUnresponsive(120, 2) = $0 { events.unresponsive += 1 } }
+        let report = try job.run()
+        #expect(report.written == 10 && report.fromLibrary == 10)
+        #expect(model.requests == GenerationSession.maximumTimeouts, "not 5 attempts × 10 texts × 120 s")
+        #expect(events.unresponsive == 1, "said once")
     }
 
     @Test func withoutAModelTheLibraryServesEveryText() throws {

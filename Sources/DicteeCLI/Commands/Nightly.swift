@@ -105,6 +105,9 @@ extension Dictee {
                 output.diagnostic("dictation for child \(childID): \(result.fromLibrary ? "library" : result.origin) after \(result.attempts.count) attempt(s) [\(steps.joined(separator: ", "))]"
                                   + (result.diagnosis.map { "; refusal unlocked \($0)" } ?? "")
                                   + (result.serverError.map { "; \($0)" } ?? ""))
+            case .modelUnresponsive(let timeout, let times):
+                output.warning("the model did not answer within \(Int(timeout)) s, \(times) times: "
+                               + "the handwritten library serves the rest of this run without asking it")
             case .childFailed(let childID, let error):
                 output.error("child \(childID): \(error)")
             }
