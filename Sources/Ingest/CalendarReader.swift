@@ -164,9 +164,16 @@ final class ReadSession {
         }
     }
 
-    /// Byte-level repairs libical needs: a NUL byte would end its input (every event after it
-    /// lost), and lone CR line endings (old Mac exports) are read as line feeds.
+    /// Byte-level repairs libical needs: text that is not UTF-8 is read as Windows-1252
+    /// (`Windows1252`), a NUL byte would end its input (every event after it lost), and lone CR
+    /// line endings (old Mac exports) are read as line feeds.
     private func sanitize(_ bytes: inout [UInt8], name: String) {
+        if Windows1252.repair(&bytes) {
+            diagnostics.append(Diagnostic(
+                severity: .warning, location: SourceLocation(file: name, line: nil), uid: nil,
+                code: "not-utf8",
+                message: "the file is not UTF-8 (RFC 5545 asks for UTF-8); its other bytes were read as Windows-1252 (Latin-1)"))
+        }
         var nul = false
         let count = bytes.count
         bytes.withUnsafeMutableBufferPointer { buffer in

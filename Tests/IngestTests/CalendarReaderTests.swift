@@ -120,6 +120,31 @@ struct CalendarReaderFileTests {
         }
     }
 
+    @Test("a Latin-1 or Windows-1252 calendar is read as such, with a warning; valid UTF-8 beside a stray byte is kept")
+    func notUTF8() throws {
+        func calendar(_ summary: [UInt8]) -> [UInt8] {
+            Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:latin\r\nDTSTART:20260325T100000Z\r\nDTEND:20260325T110000Z\r\nSUMMARY:".utf8)
+                + summary + Array("\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        }
+        // "Hôpital Léa – visite" in Windows-1252: ô = F4, é = E9, en dash = 96.
+        let latin = calendar([0x48, 0xF4, 0x70, 0x69, 0x74, 0x61, 0x6C, 0x20, 0x4C, 0xE9, 0x61, 0x20, 0x96, 0x20, 0x76, 0x69, 0x73, 0x69, 0x74, 0x65])
+        let result = try reader(now: "2026-03-25T12:00:00+01:00").read(bytes: latin, name: "latin.ics")
+        #expect(result.occurrences.map(\.summary) == ["Hôpital Léa – visite"], "no U+FFFD splits a word")
+        #expect(result.diagnostics.contains { $0.code == "not-utf8" && $0.severity == .warning })
+        // UTF-8 "Léa" and one stray Latin-1 "é": the UTF-8 stays, the stray byte is read as é.
+        let mixed = calendar(Array("Léa ".utf8) + [0x63, 0x61, 0x66, 0xE9])
+        let second = try reader(now: "2026-03-25T12:00:00+01:00").read(bytes: mixed, name: "mixed.ics")
+        #expect(second.occurrences.map(\.summary) == ["Léa café"])
+        // A UTF-8 file is left alone, without a warning.
+        let utf8 = calendar(Array("Hôpital".utf8))
+        let third = try reader(now: "2026-03-25T12:00:00+01:00").read(bytes: utf8, name: "utf8.ics")
+        #expect(third.occurrences.map(\.summary) == ["Hôpital"] && !third.diagnostics.contains { $0.code == "not-utf8" })
+        // A fold inside a UTF-8 sequence (some exporters fold at a byte count) is UTF-8, not Latin-1.
+        let folded = calendar([0x48, 0xC3, 0x0D, 0x0A, 0x20, 0xB4, 0x70, 0x69, 0x74, 0x61, 0x6C])
+        let fourth = try reader(now: "2026-03-25T12:00:00+01:00").read(bytes: folded, name: "folded.ics")
+        #expect(fourth.occurrences.map(\.summary) == ["Hôpital"] && !fourth.diagnostics.contains { $0.code == "not-utf8" })
+    }
+
     @Test("a VEVENT without a VCALENDAR around it is still read")
     func bareEvent() throws {
         let text = vevent(uid: "bare", [
