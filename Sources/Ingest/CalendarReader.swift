@@ -208,6 +208,9 @@ final class ReadSession {
         /// Ordinal of the next VEVENT in the file (libical keeps file order).
         var ordinal = 0
         var warnedAboutWRTimezone = false
+        /// Occurrences found in the window so far, and whether the file passed the cap.
+        var occurrences = 0
+        var capped = false
     }
 
     private func read(_ calendar: LibicalCalendar, _ file: inout FileState) {
@@ -233,11 +236,24 @@ final class ReadSession {
             let entry = index.entry(ordinal: file.ordinal, uid: uid)
             let context = EventContext(
                 calendar: calendar, floating: floating, file: name, entry: entry, index: index)
+            // Past the file's cap, the remaining events are not expanded (said once, above).
+            if file.capped { return }
             do throws(EventProblem) {
                 var record = try makeRecord(event, uid: uid, context, &calendarZones)
                 let instances = try record.instances(
                     in: record.isSeries || record.recurrenceID != nil
                         ? window.recurring : window.oneOff, skipAhead: skipAhead)
+                file.occurrences += instances.count
+                if file.occurrences > ExpansionLimits.occurrencesPerFile {
+                    file.capped = true
+                    incompleteFiles.insert(name)
+                    diagnostics.append(Diagnostic(
+                        severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
+                        uid: uid ?? "", code: "too-many-occurrences",
+                        message: "the file has more than \(ExpansionLimits.occurrencesPerFile) occurrences in the read window "
+                            + "(a family has hundreds): this event and the ones after it are left out"))
+                    return
+                }
                 if instances.isEmpty {
                     // Kept for grouping by UID (it may be the master of an override), but its text
                     // is never shown: drop it now rather than hold 50,000 descriptions.

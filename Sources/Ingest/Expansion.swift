@@ -7,6 +7,10 @@ enum ExpansionLimits {
     static let occurrencesPerSeries = 1000
     /// Most iterator steps one series may take to walk through the window.
     static let iterationsPerSeries = 100_000
+    /// Most occurrences one file may have inside the window. A family has hundreds; a file with
+    /// more is not a family calendar (6,000 hourly series would make millions), and reading it
+    /// stops there with an error rather than filling the memory.
+    static let occurrencesPerFile = 50_000
 }
 
 /// One instance of a series (or the single instance of a one-off event) before slot removal.

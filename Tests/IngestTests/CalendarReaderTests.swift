@@ -145,6 +145,21 @@ struct CalendarReaderFileTests {
         #expect(fourth.occurrences.map(\.summary) == ["Hôpital"] && !fourth.diagnostics.contains { $0.code == "not-utf8" })
     }
 
+    @Test("a file whose series make more occurrences than a family has is cut at the cap, with an error")
+    func occurrencesPerFileCap() throws {
+        // 200 hourly series: about 100,000 occurrences in the three-week window.
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+        for k in 0..<200 {
+            text += "BEGIN:VEVENT\r\nUID:hourly-\(k)\r\nDTSTART:20260301T000000Z\r\nDTEND:20260301T003000Z\r\n"
+                + "RRULE:FREQ=HOURLY\r\nSUMMARY:Série \(k)\r\nEND:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let result = try reader(now: "2026-03-25T12:00:00+01:00").read(bytes: Array(text.utf8), name: "amplified.ics")
+        #expect(result.occurrences.count <= 50_000)
+        #expect(result.diagnostics.filter { $0.code == "too-many-occurrences" }.count == 1)
+        #expect(result.incompleteFiles.contains("amplified.ics"), "nothing stored from it is forgotten")
+    }
+
     @Test("a VEVENT without a VCALENDAR around it is still read")
     func bareEvent() throws {
         let text = vevent(uid: "bare", [
