@@ -111,8 +111,18 @@ import Testing
         return String(line[..<cut.lowerBound])
     }
 
-    @Test func nightlyWithoutAnyNetworkFinishesLikeWithTheNetworkAndLeavesNoChild() throws {
+    /// Loopback down (`unshare -rn` alone: no interface works), or up (as systemd's
+    /// `PrivateNetwork=yes` gives: `ip link set lo up` inside the namespace first).
+    @Test(arguments: [false, true])
+    func nightlyWithoutAnyNetworkFinishesLikeWithTheNetworkAndLeavesNoChild(loopbackUp: Bool) throws {
         guard let unshare = try unshare() else { return }
+        var namespace = [unshare, "-rn"]
+        if loopbackUp {
+            let ip = try #require(["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "ip is missing (Debian iproute2): the loopback-up case cannot run")
+            // `exec` keeps the pid: the binary's children are still the ones watched.
+            namespace += ["/bin/sh", "-c", "\(ip) link set lo up && exec \"$0\" \"$@\""]
+        }
         let binary = EndToEndTests.binary
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "run 'swift build' first (the test runs the built binary)")
 
@@ -126,7 +136,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let marker = UUID().uuidString
         let started = Date()
-        let offline = try nightly(binary, state: state, env: env, marker: marker, prefix: [unshare, "-rn"])
+        let offline = try nightly(binary, state: state, env: env, marker: marker, prefix: namespace)
         let seconds = Date().timeIntervalSince(started)
         #expect(offline.termination == .exited(0), "\(offline.stderr)")
         #expect(!offline.stderr.contains("wakeup socket"), "\(offline.stderr)")
