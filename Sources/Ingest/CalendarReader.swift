@@ -161,6 +161,19 @@ final class ReadSession {
         }
         if !file.sawCalendar {
             fileErrors.append(.notACalendar(path: name))
+        } else if !file.capped {
+            // A VEVENT libical did not return sits inside another component (a VCALENDAR pasted
+            // into another when two exports are merged by hand, a VEVENT inside a VEVENT): never
+            // lost in silence.
+            let truncatedAt: Int? = if case .eventNotClosed(let offset) = parser.truncation { offset } else { nil }
+            for entry in file.index.entries where !file.read.contains(entry.beginLine) && entry.byteRange.lowerBound != truncatedAt {
+                eventCount += 1
+                incompleteFiles.insert(name)
+                diagnostics.append(Diagnostic(
+                    severity: .error, location: SourceLocation(file: name, line: entry.beginLine),
+                    uid: entry.uid ?? "", code: "nested-event",
+                    message: "this VEVENT sits inside another component (two exports merged by hand?) and is not read; it is left out"))
+            }
         }
     }
 
@@ -211,6 +224,8 @@ final class ReadSession {
         /// Occurrences found in the window so far, and whether the file passed the cap.
         var occurrences = 0
         var capped = false
+        /// The `BEGIN:VEVENT` lines libical gave an event for (the others were nested).
+        var read = Set<Int>()
     }
 
     private func read(_ calendar: LibicalCalendar, _ file: inout FileState) {
@@ -234,6 +249,7 @@ final class ReadSession {
             eventCount += 1
             let uid = event.uid
             let entry = index.entry(ordinal: file.ordinal, uid: uid)
+            if let entry { file.read.insert(entry.beginLine) }
             let context = EventContext(
                 calendar: calendar, floating: floating, file: name, entry: entry, index: index)
             // Past the file's cap, the remaining events are not expanded (said once, above).
