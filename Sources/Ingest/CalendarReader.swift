@@ -348,7 +348,14 @@ final class ReadSession {
                 e.instant = start.zone.instant(of: e.local)
             }
             end = .time(e)
-        } else if let duration = event.duration {
+        } else if event.hasDuration {
+            guard let duration = event.duration, let text = event.durationText,
+                  DurationValue.isPlausible(duration, written: text) else {
+                throw EventProblem(
+                    code: "unreadable-value",
+                    message: "DURATION is unreadable or longer than ten years; the event is left out",
+                    property: "DURATION", value: nil)
+            }
             end = .duration(duration)
         }
 

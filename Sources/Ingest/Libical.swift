@@ -316,6 +316,17 @@ struct LibicalEvent {
     /// `RECURRENCE-ID`.
     var recurrenceID: PropertyTime? { time(ICAL_RECURRENCEID_PROPERTY) }
 
+    /// Whether the event has a `DURATION` property at all (readable or not).
+    var hasDuration: Bool { icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) != nil }
+
+    /// The `DURATION` value as written, copied out of libical's ring buffer (only checked, never
+    /// printed: it comes from the file).
+    var durationText: String? {
+        guard let p = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY),
+              let s = icalproperty_get_value_as_string(p) else { return nil }
+        return String(cString: s)
+    }
+
     /// `DURATION`, or `nil` when missing or unreadable.
     var duration: DurationValue? {
         guard let p = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) else {
@@ -451,6 +462,26 @@ extension PropertyTime {
 }
 
 extension DurationValue {
+    /// The longest DURATION read, in days: ten years. libical keeps each field in 32 bits and
+    /// wraps silently (`P999999999999999999W` came out as an end in year 3507977), so a longer or
+    /// overflowed value is an error, not a date.
+    static let maximumDays = 3_653
+
+    /// Whether `text` (as written) and the parsed value are a length dictee can use: no number of
+    /// more than 9 digits (libical would have wrapped it), and at most `maximumDays` in all.
+    static func isPlausible(_ value: DurationValue, written text: String) -> Bool {
+        var digits = 0
+        for c in text.unicodeScalars {
+            if ("0"..."9").contains(c) {
+                digits += 1
+                if digits > 9 { return false }
+            } else {
+                digits = 0
+            }
+        }
+        return abs(value.days) + abs(value.seconds) / 86_400 <= maximumDays
+    }
+
     fileprivate init(_ d: icaldurationtype) {
         let sign = d.is_neg != 0 ? -1 : 1
         days = sign * (Int(d.weeks) * 7 + Int(d.days))
