@@ -460,9 +460,10 @@ final class ReadSession {
         if let cached = zoneCache[name] { return cached }
         var found = Zone.builtin(name)
         if found == nil, name.contains("/"), name.utf8.count <= 256 {
-            // A vendor prefix: try the last three, then two components.
+            // A vendor prefix (`/example.org/Europe/Stockholm`) or a global TZID without one
+            // (`/Europe/Stockholm`, RFC 5545 section 3.2.19): try the last three, then two components.
             let parts = name.split(separator: "/")
-            for k in [3, 2] where found == nil && parts.count > k {
+            for k in [3, 2] where found == nil && parts.count >= k {
                 found = Zone.builtin(parts.suffix(k).joined(separator: "/"))
             }
         }
