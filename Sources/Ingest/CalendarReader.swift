@@ -391,6 +391,12 @@ final class ReadSession {
         var recurrenceID: ResolvedTime?
         if let rid = event.recurrenceID {
             recurrenceID = try resolve(rid, "RECURRENCE-ID", context, &calendarZones, dateZone: start.zone)
+            // A component with RECURRENCE-ID is one instance (RFC 5545 section 3.8.4.4): the copy
+            // of the master's RRULE (and RDATE, EXDATE) some apps write into every modified
+            // instance is not a second series.
+            rules = []
+            rdates = []
+            exdates = []
         }
         return EventRecord(
             uid: uid ?? "", summary: event.summary ?? "", location: event.location ?? "",
