@@ -563,9 +563,29 @@ final class ReadSession {
         }
         // A cancelled series takes its moved instances with it.
         let seriesCancelled = !masters.isEmpty && masters.allSatisfy { records[$0].record.isCancelled }
+        // The newest master decides which slots still exist: an override of a slot it excludes
+        // (EXDATE wins over inclusion, RFC 5545 3.8.5.3), or of a slot inside the window that is
+        // no longer one of its instances (UNTIL shortened, the rule changed), is an edit of a
+        // deleted occurrence and is dropped.
+        let liveMasters = masters.filter { !records[$0].record.isCancelled && records[$0].record.isSeries }
+        func stillExists(_ rid: ResolvedTime) -> Bool {
+            guard !liveMasters.isEmpty else { return true }
+            return liveMasters.contains { m in
+                let master = records[m].record
+                let excluded = master.exdates.contains { x in
+                    x.isDate || rid.isDate ? x.local.date == rid.local.date : x.instant == rid.instant
+                }
+                if excluded { return false }
+                guard window.recurring.contains(rid.instant) else { return true }
+                return records[m].instances.contains { i in
+                    i.start.isDate || rid.isDate ? i.start.local.date == rid.local.date : i.start.instant == rid.instant
+                }
+            }
+        }
         for k in overrides where !seriesCancelled {
             let (record, instances) = records[k]
             if record.isCancelled { continue }
+            if let rid = record.recurrenceID, !stillExists(rid) { continue }
             // An override of a series, or an orphan (master absent), is recurring; an override of a
             // one-off event stands in for that event and follows the one-off window.
             let recurring = hasSeriesMaster || masters.isEmpty
