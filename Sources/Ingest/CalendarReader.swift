@@ -361,6 +361,14 @@ final class ReadSession {
 
         var rules: [RecurrenceRule] = []
         for rule in event.rrules {
+            if let scale = rule.rscale, scale != "GREGORIAN" {
+                // RFC 7529 calendars (CHINESE, HEBREW...): libical 3.0 expands them as Gregorian
+                // (wrong dates) or not at all; an error is better than a wrong day.
+                throw EventProblem(
+                    code: "broken-rrule",
+                    message: "recurrence rule uses a non-Gregorian calendar (RSCALE, RFC 7529) that cannot be expanded here; the event is left out",
+                    property: "RRULE", value: nil)
+            }
             guard rule.frequency != .none, rule.interval >= 1 else {
                 throw EventProblem(
                     code: "broken-rrule", message: "recurrence rule has no valid FREQ or INTERVAL",

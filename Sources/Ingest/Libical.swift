@@ -194,6 +194,8 @@ struct LibicalProblem: Hashable {
 /// A parsed RRULE (RFC 5545 section 3.3.10), copied out of the document.
 struct RecurrenceRule {
     fileprivate var raw: icalrecurrencetype
+    /// `RSCALE` (RFC 7529), upper case, copied out of the property; `nil` when absent.
+    var rscale: String?
 
     /// `FREQ`, upper case (`WEEKLY`...).
     var frequency: Frequency {
@@ -343,8 +345,11 @@ struct LibicalEvent {
         var p = icalcomponent_get_first_property(component, ICAL_RRULE_PROPERTY)
         while let property = p {
             var raw = icalproperty_get_rrule(property)
-            raw.rscale = nil  // points into the property; RSCALE (RFC 7529) is not used here
-            rules.append(RecurrenceRule(raw: raw))
+            // RSCALE points into the property: copied, then cleared (the reader refuses a
+            // non-Gregorian scale rather than expanding it as Gregorian).
+            let rscale = raw.rscale.map { String(cString: $0).uppercased() }
+            raw.rscale = nil
+            rules.append(RecurrenceRule(raw: raw, rscale: rscale))
             p = icalcomponent_get_next_property(component, ICAL_RRULE_PROPERTY)
         }
         return rules
