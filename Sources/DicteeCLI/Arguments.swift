@@ -43,7 +43,7 @@ enum ArgumentParser {
                 let known = (spec.valued + spec.flags).map { "--" + $0 }
                 var message = "unknown option '\(a)'"
                 if let near = known.first(where: { $0.dropFirst(2).hasPrefix(a.dropFirst()) })
-                    ?? nearest("-" + a, in: known)
+                    ?? NearestWord.find("-" + a, in: known)
                 {
                     message += "; did you mean '\(near)'?"
                 }
@@ -77,15 +77,10 @@ enum ArgumentParser {
             } else {
                 let known = (spec.valued + spec.flags).map { "--" + $0 }
                 var message = "unknown option '--\(name)'"
-                if let near = nearest("--" + name, in: known) { message += "; did you mean '\(near)'?" }
+                if let near = NearestWord.find("--" + name, in: known) { message += "; did you mean '\(near)'?" }
                 throw UsageError(description: message)
             }
         }
         return parsed
-    }
-
-    /// The candidate closest to `word` by edit distance, if it is close enough to be a typo.
-    static func nearest(_ word: String, in candidates: [String]) -> String? {
-        NearestWord.find(word, in: candidates)
     }
 }

@@ -62,10 +62,10 @@ struct CommandFailure: Error, Sendable, Equatable {
             self.init(.unavailable, error.description,
                       hint: "check that '/usr/bin/python3 -c \"import grammalecte\"' runs; reinstall with apt-get install python3-grammalecte")
         case .brokenLibrary: self.init(.internalError, error.description)
-        case .unknownChild(let hasChildren, let nearest):
-            let hint = nearest.map { "did you mean '\($0)'? see 'dictee child list'" }
-                ?? (hasChildren ? "see 'dictee child list'" : "add one first: dictee child add Léa --gender f --grade CE1")
-            self.init(.usage, error.description, hint: hint)
+        case .unknownChild(let hasChildren):
+            self.init(.usage, error.description,
+                      hint: hasChildren ? "see 'dictee child list'"
+                          : "dictee child add Léa --gender f --grade CE1")
         }
     }
 

@@ -158,7 +158,7 @@ public enum DicteeCLI {
             var message = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
             let names = first.hasPrefix("-")
                 ? ["--help", "--version"] : Dictee.commands.map(\.name) + ["help"]
-            if let near = ArgumentParser.nearest(first, in: names) {
+            if let near = NearestWord.find(first, in: names) {
                 message += "; did you mean '\(near)'?"
             }
             output.error(message)

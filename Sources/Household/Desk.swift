@@ -19,10 +19,9 @@ public enum Desk {
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return child }
-        let folded = children.map { $0.firstName.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
-        let typed = name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        let nearest = NearestWord.find(typed, in: folded).flatMap { f in children.first { $0.firstName.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) == f }?.firstName }
-        throw .unknownChild(hasChildren: !children.isEmpty, nearest: nearest)
+        // No name in the message, not even the nearest one (Docs/style.md): the list is one
+        // command away.
+        throw .unknownChild(hasChildren: !children.isEmpty)
     }
 
     /// A stored dictation with its child.

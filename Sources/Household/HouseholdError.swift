@@ -28,9 +28,8 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
     case grammarCheckFailing(moments: Int)
     /// The bundled handwritten library cannot be read (a broken installation).
     case brokenLibrary
-    /// No child has this first name (the name itself is not repeated); `nearest` is the stored
-    /// first name closest to it, when one is close (a typo, a missing accent).
-    case unknownChild(hasChildren: Bool, nearest: String?)
+    /// No child has this first name (the name itself is not repeated).
+    case unknownChild(hasChildren: Bool)
 
     public var description: String {
         switch self {

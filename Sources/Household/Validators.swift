@@ -20,20 +20,13 @@ public enum Validators {
         // Grammalecte's worker loads (0.5 s of CPU) while the lexicon and Hunspell do.
         let grammar = GrammarChecker.isAvailable() ? GrammarChecker() : nil
         grammar?.prepare()
-        guard let url = Lexicon.locate(environment: environment, executable: executable) else {
-            grammar?.close()
-            throw .lexiconMissing
-        }
+        var built = false
+        defer { if !built { grammar?.close() } }  // no worker outlives a validator that failed
+        guard let url = Lexicon.locate(environment: environment, executable: executable) else { throw .lexiconMissing }
         let lexicon: Lexicon
-        do { lexicon = try Lexicon(contentsOf: url) } catch {
-            grammar?.close()
-            throw .validatorUnavailable("\(error)")
-        }
+        do { lexicon = try Lexicon(contentsOf: url) } catch { throw .validatorUnavailable("\(error)") }
         let spelling: SpellChecker
-        do { spelling = try SpellChecker.french() } catch {
-            grammar?.close()
-            throw .validatorUnavailable("\(error)")
-        }
+        do { spelling = try SpellChecker.french() } catch { throw .validatorUnavailable("\(error)") }
         let gate: GrammarGate
         if let grammar {
             gate = .checker(grammar)
@@ -41,6 +34,7 @@ public enum Validators {
             warn("Grammalecte is not installed (apt-get install python3-grammalecte): no text can pass the grammar check")
             gate = .unavailable("Grammalecte n'est pas installé")
         }
+        built = true
         return Validator(lexicon: lexicon, spelling: spelling, grammar: gate, registers: Whitelist.bundledRegisters)
     }
 }

@@ -303,9 +303,6 @@ final class Database {
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(handle, Int32(clamping: max(0, milliseconds)))
 
-        if !existed {
-            try? fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        }
         do {
             let mode = try query("PRAGMA journal_mode=WAL").first?.optionalString(0)
             guard mode == "wal" else {

@@ -67,7 +67,7 @@ struct FixedChecker: DraftChecker {
     static let clock = FixedClock(Date(timeIntervalSince1970: 1_764_435_600))  // 2025-11-29T17:00Z
 
     /// A family with two children in a fresh state, and the job for the fixture calendar.
-    func family(model: FixedModel?, checker: FixedChecker) throws -> (NightlyRun, URL, HouseholdPaths) {
+    func family(model: (any LanguageModel)?, checker: FixedChecker) throws -> (NightlyRun, URL, HouseholdPaths) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-household-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let env = ["HOME": dir.path, "DICTEE_CONFIG": dir.appendingPathComponent("config.json").path]
@@ -129,22 +129,17 @@ struct FixedChecker: DraftChecker {
     }
 
     @Test func aRequestThatCouldNotBeLoggedMakesTheRunEndWithItsErrorStatus() throws {
-        let (base, dir, _) = try family(model: nil, checker: FixedChecker())
+        let (job, dir, _) = try family(model: UnloggableModel(), checker: FixedChecker())
         defer { try? FileManager.default.removeItem(at: dir) }
-        var job = base
-        let model = UnloggableModel()
-        job.modelFactory = { _ in model }
         let report = try job.run()
         #expect(report.fromLibrary == 10 && report.byModel == 0, "nothing unlogged was sent; the library served")
         #expect(report.hadErrors, "the run says the privacy configuration failed")
     }
 
     @Test func aModelThatHangsIsAskedTwiceInTheWholeRunAndTheRunSaysWhy() throws {
-        let (base, dir, _) = try family(model: nil, checker: FixedChecker())
-        defer { try? FileManager.default.removeItem(at: dir) }
-        var job = base
         let model = HangingModel()
-        job.modelFactory = { _ in model }
+        var (job, dir, _) = try family(model: model, checker: FixedChecker())
+        defer { try? FileManager.default.removeItem(at: dir) }
         final class Events: @unchecked Sendable { var unresponsive = 0 }
         let events = Events()
         job.log = { if case .modelUnresponsive(120, 2) = $0 { events.unresponsive += 1 } }

@@ -72,7 +72,7 @@ extension Dictee {
             for id in (arguments.values["skills"] ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
                 guard let skill = SkillID(rawValue: id) else {
                     var message = "unknown skill '\(id)'"
-                    if let near = ArgumentParser.nearest(id, in: SkillID.allCases.map(\.rawValue)) { message += "; did you mean '\(near)'?" }
+                    if let near = NearestWord.find(id, in: SkillID.allCases.map(\.rawValue)) { message += "; did you mean '\(near)'?" }
                     throw CommandFailure(.usage, message)
                 }
                 if !targets.contains(skill) { targets.append(skill) }
@@ -156,7 +156,7 @@ extension Dictee {
                 }
             }
             var message = "'\(wanted)' is not a canonical phrase of the whitelist"
-            if let near = ArgumentParser.nearest(wanted, in: phrases.map(\.phrase)) { message += "; did you mean '\(near)'?" }
+            if let near = NearestWord.find(wanted, in: phrases.map(\.phrase)) { message += "; did you mean '\(near)'?" }
             throw .usage(message, hint: "the phrases are the third column of Whitelists/moments.tsv")
         }
 

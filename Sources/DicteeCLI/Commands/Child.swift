@@ -25,7 +25,7 @@ extension Dictee {
             guard let action = arguments.positionals.first, ["add", "list"].contains(action) else {
                 let given = arguments.positionals.first ?? ""
                 var message = given.isEmpty ? "child needs an action: add or list" : "unknown action '\(given)'"
-                if let near = ArgumentParser.nearest(given, in: ["add", "list"]), !given.isEmpty {
+                if let near = NearestWord.find(given, in: ["add", "list"]), !given.isEmpty {
                     message += "; did you mean '\(near)'?"
                 }
                 throw CommandFailure(.usage, message, hint: "dictee child add Léa --gender f --grade CE1")

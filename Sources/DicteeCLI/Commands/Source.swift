@@ -36,7 +36,7 @@ extension Dictee {
             guard let action = arguments.positionals.first, actions.contains(action) else {
                 let given = arguments.positionals.first ?? ""
                 var message = given.isEmpty ? "source needs an action: add, list or remove" : "unknown action '\(given)'"
-                if !given.isEmpty, let near = ArgumentParser.nearest(given, in: actions) {
+                if !given.isEmpty, let near = NearestWord.find(given, in: actions) {
                     message += "; did you mean '\(near)'?"
                 }
                 throw CommandFailure(.usage, message, hint: example)

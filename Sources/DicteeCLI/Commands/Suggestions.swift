@@ -34,7 +34,7 @@ extension Dictee {
                 let given = arguments.positionals.first ?? ""
                 var message = given.isEmpty ? "suggestions needs an action: list, label or reject"
                     : "unknown action '\(given)'"
-                if !given.isEmpty, let near = ArgumentParser.nearest(given, in: actions) {
+                if !given.isEmpty, let near = NearestWord.find(given, in: actions) {
                     message += "; did you mean '\(near)'?"
                 }
                 throw CommandFailure(.usage, message, hint: "dictee suggestions list")
