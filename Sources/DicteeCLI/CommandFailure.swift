@@ -73,11 +73,9 @@ struct CommandFailure: Error, Sendable, Equatable {
     /// 70 for the store itself (e.g. not a dictee database), 64 for an unknown id, 65 for a
     /// refused step.
     init(_ error: StateError) {
-        // The disk is full, read-only or failing while writing: "cannot write" (74), and never
-        // the SQL statement in the message.
-        if case .store(.sqlite(let path, let code, _, _)) = error, [8, 10, 13].contains(code & 0xFF) {
-            let why = code & 0xFF == 13 ? "the disk is full" : code & 0xFF == 8 ? "it is read-only" : "an input/output error"
-            self.init(.ioError, "\(path): cannot write the database (\(why))")
+        // The disk is full, read-only or failing: "cannot write" (74), never the SQL.
+        if case .store(let store) = error, let why = store.writeProblem {
+            self.init(.ioError, "\(store.path): cannot write the database (\(why))")
             return
         }
         if case .store(.locked) = error {
@@ -85,7 +83,6 @@ struct CommandFailure: Error, Sendable, Equatable {
             return
         }
         let code: ExitCode = switch error {
-        case .store(.unwritable): .ioError
         case .store, .invalidRule: .internalError
         case .unknownChild, .unknownSuggestion: .usage
         case .childExists, .suggestionNotPending: .dataError

@@ -584,9 +584,9 @@ final class Database {
 
     /// `error`'s message without the path (for wrapping into `StoreError.open`).
     /// Whether an (extended) SQLite result code says the file or its folder cannot be written:
-    /// SQLITE_PERM (3), SQLITE_READONLY (8), SQLITE_IOERR (10), SQLITE_CANTOPEN (14).
+    /// SQLITE_PERM (3), SQLITE_READONLY (8), SQLITE_IOERR (10), SQLITE_FULL (13), SQLITE_CANTOPEN (14).
     static func meansUnwritable(_ code: Int32) -> Bool {
-        [3, 8, 10, 14].contains(code & 0xFF)
+        [3, 8, 10, 13, 14].contains(code & 0xFF)
     }
 
     private static func sqliteMessage(_ error: StoreError) -> String {

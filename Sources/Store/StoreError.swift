@@ -80,6 +80,24 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 
+    /// Why the database cannot be written, when that is what went wrong (at open time, or a
+    /// statement refused by SQLite with PERM, READONLY, IOERR, FULL or CANTOPEN); `nil` otherwise.
+    /// Never the SQL. The one rule for "cannot write the database" (exit status 74).
+    public var writeProblem: String? {
+        switch self {
+        case .unwritable(_, let message): message
+        case .sqlite(_, let code, _, _) where Database.meansUnwritable(code):
+            switch code & 0xFF {
+            case 13: "the disk is full"
+            case 8: "it is read-only"
+            case 3: "permission denied"
+            case 14: "the file cannot be opened"
+            default: "an input/output error"
+            }
+        default: nil
+        }
+    }
+
     /// The SQL on one line, whitespace runs collapsed, cut at 160 characters.
     static func excerpt(_ sql: String) -> String {
         let oneLine = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
