@@ -14,16 +14,19 @@ enum StateOptions {
     /// The state file.
     static func path(_ context: CommandContext) -> String { paths(context).state }
 
+    /// The family's files, refusing an empty `--state` (64).
+    static func checkedPaths(_ context: CommandContext) throws(CommandFailure) -> HouseholdPaths {
+        if let given = context.statePath, given.isEmpty { throw .usage("--state needs a file path") }
+        return paths(context)
+    }
+
     /// Opens the state.
     /// - Parameter create: when false (commands that only read), a missing state is an error
     ///   instead of a new empty database.
     /// - Throws: 64 for an empty `--state`, 65 for a missing state (`create: false`), else the
     ///   state error's status.
     static func open(_ context: CommandContext, create: Bool = true) throws(CommandFailure) -> StateStore {
-        if let given = context.statePath, given.isEmpty {
-            throw .usage("--state needs a file path")
-        }
-        let path = path(context)
+        let path = try checkedPaths(context).state
         if !create, !FileManager.default.fileExists(atPath: path) {
             throw CommandFailure(HouseholdError.noState(path: path))
         }

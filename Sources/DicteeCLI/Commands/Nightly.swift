@@ -55,8 +55,7 @@ extension Dictee {
             guard arguments.positionals.isEmpty else {
                 throw .usage("nightly takes no argument; give a calendar with --calendar PATH or 'dictee source add PATH'")
             }
-            let paths = StateOptions.paths(context)
-            if let given = context.statePath, given.isEmpty { throw .usage("--state needs a file path") }
+            let paths = try StateOptions.checkedPaths(context)
             let config = try ConfigOptions.load(context)
             let (zone, now) = try TimeOptions.resolve(arguments, context)
             let job = NightlyRun(
