@@ -42,12 +42,21 @@ public struct Moment: Hashable, Sendable {
     public let end: EventTime
     /// Whether it is an occurrence of a recurring series.
     public let isRecurring: Bool
+    /// The children the moment belongs to (their ids in the state), sorted: those the title names
+    /// ("Judo Noah"), or those the parent's label was given for. Empty: the whole family's.
+    public let children: [Int64]
+    /// The library kind of a parent's label (`sortie`, `fete`, `general`...); `nil` for a whitelist
+    /// form, whose kinds come from its canonical phrase.
+    public let kind: String?
 
     @_spi(PrivacyFilter)
     public init(
         phrase: String, basePhrase: String, grammar: PhraseGrammar, firstName: String?, rule: String,
-        eventReference: EventReference, start: EventTime, end: EventTime, isRecurring: Bool
+        eventReference: EventReference, start: EventTime, end: EventTime, isRecurring: Bool,
+        children: [Int64] = [], kind: String? = nil
     ) {
+        self.children = children.sorted()
+        self.kind = kind
         self.phrase = phrase
         self.basePhrase = basePhrase
         self.grammar = grammar

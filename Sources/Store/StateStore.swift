@@ -24,6 +24,10 @@ public struct StoredMoment: Hashable, Sendable {
     public var grammar: PhraseGrammar
     public var firstName: String?
     public var rule: String
+    /// The children the moment belongs to (ids), sorted; empty: the whole family's.
+    public var children: [Int64] = []
+    /// The library kind of a parent's label; `nil` for a whitelist form.
+    public var kind: String? = nil
 
     /// The occurrence, as dictations refer to it.
     public var occurrenceKey: OccurrenceKey { OccurrenceKey(event: eventReference, start: start) }
