@@ -85,7 +85,7 @@ struct CommandFailure: Error, Sendable, Equatable {
         let code: ExitCode = switch error {
         case .store, .invalidRule: .internalError
         case .unknownChild, .unknownSuggestion: .usage
-        case .childExists, .suggestionNotPending: .dataError
+        case .childExists, .suggestionNotPending, .suggestionNot: .dataError
         case .dictation(let e):
             switch e {
             case .unknownDictation, .noCard, .siteOutOfRange: .usage

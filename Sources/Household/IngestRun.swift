@@ -43,7 +43,7 @@ public struct IngestRun: Sendable {
         quietly { read = CalendarReader(zone: zone, window: window).read(paths: sources) }
         let result = read ?? CalendarReader(zone: zone, window: window).read(paths: sources)
         let filter = PrivacyFilter()
-        let labels: [EventReference: String]
+        let labels: [EventReference: StoredLabel]
         let rejected: Set<EventReference>
         do {
             labels = try store.labels()
@@ -76,7 +76,7 @@ public struct IngestRun: Sendable {
                 decision = .unlabeled(event: ref, start: occurrence.start, end: occurrence.end,
                                       isRecurring: occurrence.isRecurring)
                 if let label = labels[ref], case .success(let m) = filter.moment(
-                    label: label, eventReference: ref, start: occurrence.start,
+                    label: label.text, eventReference: ref, start: occurrence.start,
                     end: occurrence.end, isRecurring: occurrence.isRecurring)
                 {
                     decision = .moment(m)

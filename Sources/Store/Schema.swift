@@ -142,5 +142,52 @@ enum Schema {
             -- accepted, when it failed before the validator, and for attempts stored before.
             ALTER TABLE attempts ADD COLUMN failed_rules TEXT NOT NULL DEFAULT '';
             """),
+        Migration(version: 6, sql: """
+            -- Moments belong to children (issue 12): the ids of the children a title names, or a
+            -- label was given for, comma-separated and sorted ('' : the whole family's); a label's
+            -- library kind. Rules may now be parents' events (P..). SQLite cannot change a CHECK
+            -- constraint in place: the table is rebuilt, every row kept.
+            CREATE TABLE occurrences_v6 (
+                event_ref TEXT NOT NULL CHECK (event_ref GLOB 'ev-[0-9a-f]*'),
+                start_key TEXT NOT NULL,
+                all_day INTEGER NOT NULL CHECK (all_day IN (0, 1)),
+                start_seconds INTEGER,
+                end_seconds INTEGER,
+                start_date TEXT,
+                end_date TEXT,
+                recurring INTEGER NOT NULL CHECK (recurring IN (0, 1)),
+                decision TEXT NOT NULL CHECK (decision IN ('moment', 'disqualified', 'unlabeled')),
+                rule TEXT CHECK (rule IS NULL OR rule = 'label' OR rule GLOB '[MDP][0-9]*'),
+                phrase TEXT,
+                base_phrase TEXT,
+                head_noun TEXT,
+                gender TEXT CHECK (gender IS NULL OR gender IN ('f', 'm')),
+                number TEXT CHECK (number IS NULL OR number IN ('s', 'p')),
+                first_name TEXT,
+                source_id INTEGER REFERENCES sources(id),
+                children TEXT NOT NULL DEFAULT '' CHECK (children NOT GLOB '*[^0-9,]*'),
+                kind TEXT,
+                PRIMARY KEY (event_ref, start_key),
+                CHECK ((decision = 'moment') = (phrase IS NOT NULL))
+            ) WITHOUT ROWID;
+            INSERT INTO occurrences_v6 (event_ref, start_key, all_day, start_seconds, end_seconds,
+                start_date, end_date, recurring, decision, rule, phrase, base_phrase, head_noun, gender,
+                number, first_name, source_id)
+            SELECT event_ref, start_key, all_day, start_seconds, end_seconds, start_date, end_date,
+                recurring, decision, rule, phrase, base_phrase, head_noun, gender, number, first_name,
+                source_id FROM occurrences;
+            DROP TABLE occurrences;
+            ALTER TABLE occurrences_v6 RENAME TO occurrences;
+            CREATE INDEX occurrences_by_decision ON occurrences(decision, start_key);
+
+            -- A parent's label keeps what was derived from it when it was checked (Lexique):
+            -- the head noun's gender and number, the head noun, the library kind, and the
+            -- children it was given for (ids, as above). NULL for labels stored before.
+            ALTER TABLE suggestions ADD COLUMN label_gender TEXT CHECK (label_gender IS NULL OR label_gender IN ('f', 'm'));
+            ALTER TABLE suggestions ADD COLUMN label_number TEXT CHECK (label_number IS NULL OR label_number IN ('s', 'p'));
+            ALTER TABLE suggestions ADD COLUMN label_head TEXT;
+            ALTER TABLE suggestions ADD COLUMN label_kind TEXT;
+            ALTER TABLE suggestions ADD COLUMN label_for TEXT NOT NULL DEFAULT '' CHECK (label_for NOT GLOB '*[^0-9,]*');
+            """),
     ]
 }

@@ -33,11 +33,45 @@ public struct StoredMoment: Hashable, Sendable {
     public var occurrenceKey: OccurrenceKey { OccurrenceKey(event: eventReference, start: start) }
 }
 
-/// An event waiting for the parent: every stored occurrence of one unlabeled series or one-off event.
+/// A parent's label as stored with the suggestion: the words, what was derived from them when
+/// they were checked (Lexique), and the children it was given for.
+public struct StoredLabel: Hashable, Sendable {
+    /// The label as stored (normalised): "le dîner chez Mamie".
+    public var text: String
+    /// Gender, number and head noun; `nil` for a label stored before they were derived.
+    public var grammar: PhraseGrammar?
+    /// The library kind (`sortie`, `general`...); `nil` for a label stored before kinds.
+    public var kind: String?
+    /// The children it is for (ids, sorted); empty: the whole family's.
+    public var children: [Int64]
+
+    public init(text: String, grammar: PhraseGrammar? = nil, kind: String? = nil, children: [Int64] = []) {
+        self.text = text
+        self.grammar = grammar
+        self.kind = kind
+        self.children = children.sorted()
+    }
+}
+
+/// Where a suggestion stands in the parent's queue.
+public enum SuggestionStatus: String, Hashable, Sendable, CaseIterable {
+    /// Waiting for a label or a rejection.
+    case pending
+    /// Labeled: its occurrences are moments (rule `label`).
+    case labeled
+    /// Rejected: never suggested again, also after ingesting again.
+    case rejected
+}
+
+/// An event that needed the parent: every stored occurrence of one unlabeled series or one-off
+/// event, and what the parent decided.
 public struct Suggestion: Hashable, Sendable {
     /// Short id for `dictee suggestions label ID TEXT`.
     public var id: Int64
     public var eventReference: EventReference
+    public var status: SuggestionStatus
+    /// The parent's label, for a labeled suggestion.
+    public var label: StoredLabel?
     public var isRecurring: Bool
     /// The occurrences, by start.
     public var occurrences: [(start: EventTime, end: EventTime)]
@@ -57,6 +91,8 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownChild
     case unknownSuggestion(Int64)
     case suggestionNotPending(Int64, status: String)
+    /// `unlabel` of a suggestion that is not labeled, `unreject` of one that is not rejected.
+    case suggestionNot(Int64, expected: SuggestionStatus, status: String)
     case invalidRule
     /// A refusal of the cards, pick or grade steps.
     case dictation(DictationError)
@@ -71,6 +107,8 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
             return "no suggestion \(id); see 'dictee suggestions list'"
         case .suggestionNotPending(let id, let status):
             return "suggestion \(id) is already \(status)"
+        case .suggestionNot(let id, let expected, let status):
+            return "suggestion \(id) is \(status), not \(expected.rawValue)"
         case .invalidRule: return "internal error: a rule id must be M.., D.. or label"
         }
     }
@@ -142,16 +180,41 @@ public final class StateStore {
     // MARK: Ingest
 
     /// The parent's labels by event (series or one-off event).
-    public func labels() throws(StateError) -> [EventReference: String] {
+    public func labels() throws(StateError) -> [EventReference: StoredLabel] {
         try run {
-            var result: [EventReference: String] = [:]
-            for row in try db.query("SELECT event_ref, label FROM suggestions WHERE status = 'labeled'") {
+            var result: [EventReference: StoredLabel] = [:]
+            for row in try db.query("""
+                SELECT event_ref, label, label_gender, label_number, label_head, label_kind, label_for
+                FROM suggestions WHERE status = 'labeled'
+                """) {
                 if let ref = EventReference(try row.string("event_ref")) {
-                    result[ref] = try row.string("label")
+                    result[ref] = try Self.storedLabel(row)
                 }
             }
             return result
         }
+    }
+
+    private static func storedLabel(_ row: Row) throws -> StoredLabel? {
+        guard let text = try row.optionalString("label") else { return nil }
+        var grammar: PhraseGrammar?
+        if let g = try row.optionalString("label_gender").flatMap(Gender.init(rawValue:)),
+           let n = try row.optionalString("label_number").flatMap(PhraseGrammar.Number.init(rawValue:)),
+           let head = try row.optionalString("label_head") {
+            grammar = PhraseGrammar(gender: g, number: n, headNoun: head)
+        }
+        return StoredLabel(text: text, grammar: grammar, kind: try row.optionalString("label_kind"),
+                           children: ids(try row.string("label_for")))
+    }
+
+    /// Children ids as stored: sorted, comma-separated, `""` for none.
+    static func idList(_ ids: [Int64]) -> String {
+        Set(ids).sorted().map(String.init).joined(separator: ",")
+    }
+
+    /// The ids of an `idList` text (unknown pieces are skipped).
+    static func ids(_ text: String) -> [Int64] {
+        text.split(separator: ",").compactMap { Int64($0) }.sorted()
     }
 
     /// Events the parent rejected: never suggested again.
@@ -243,6 +306,8 @@ public final class StateStore {
             values["gender"] = .text(m.grammar.gender.rawValue)
             values["number"] = .text(m.grammar.number.rawValue)
             values["first_name"] = m.firstName.map(SQLValue.text) ?? .null
+            values["children"] = .text(Self.idList(m.children))
+            values["kind"] = m.kind.map(SQLValue.text) ?? .null
         case .disqualified(let rule, let e, let s, let en, let r):
             (event, start, end, recurring) = (e, s, en, r)
             guard Self.isRule(rule) else { throw StateError.invalidRule }
@@ -252,10 +317,11 @@ public final class StateStore {
             (event, start, end, recurring) = (e, s, en, r)
             values["decision"] = .text("unlabeled")
         }
-        for column in ["rule", "phrase", "base_phrase", "head_noun", "gender", "number", "first_name"]
+        for column in ["rule", "phrase", "base_phrase", "head_noun", "gender", "number", "first_name", "kind"]
         where values[column] == nil {
             values[column] = .null
         }
+        if values["children"] == nil { values["children"] = .text("") }
         values["all_day"] = .integer(start.date != nil ? 1 : 0)
         values["start_seconds"] = start.instant.map(SQLValue.integer) ?? .null
         values["end_seconds"] = end.instant.map(SQLValue.integer) ?? .null
@@ -265,7 +331,7 @@ public final class StateStore {
         values["source_id"] = sourceID.map(SQLValue.integer) ?? .null
         let columns = ["all_day", "start_seconds", "end_seconds", "start_date", "end_date", "recurring",
                        "decision", "rule", "phrase", "base_phrase", "head_noun", "gender", "number",
-                       "first_name", "source_id"]
+                       "first_name", "source_id", "children", "kind"]
         let sql = """
             INSERT INTO occurrences (event_ref, start_key, \(columns.joined(separator: ", ")))
             VALUES (?, ?, \(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -321,7 +387,7 @@ public final class StateStore {
 
     static func isRule(_ rule: String) -> Bool {
         if rule == "label" { return true }
-        guard let first = rule.first, first == "M" || first == "D", rule.count >= 2, rule.count <= 5 else {
+        guard let first = rule.first, first == "M" || first == "D" || first == "P", rule.count >= 2, rule.count <= 5 else {
             return false
         }
         return rule.dropFirst().allSatisfy(\.isASCII) && rule.dropFirst().allSatisfy(\.isNumber)
@@ -351,6 +417,12 @@ public final class StateStore {
         try suggestions(where: "s.status = 'pending'", [])
     }
 
+    /// Every suggestion with a stored occurrence, whatever its status (pending, labeled,
+    /// rejected), by first occurrence.
+    public func allSuggestions() throws(StateError) -> [Suggestion] {
+        try suggestions(where: "1", [])
+    }
+
     /// One suggestion whatever its status, or `nil`.
     public func suggestion(id: Int64) throws(StateError) -> Suggestion? {
         try suggestions(where: "s.id = ?", [.integer(id)]).first
@@ -364,10 +436,12 @@ public final class StateStore {
     private func suggestions(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [Suggestion] {
         try run {
             let rows = try db.query("""
-                SELECT s.id, s.event_ref, o.all_day, o.start_seconds, o.end_seconds, o.start_date,
-                       o.end_date, o.recurring, src.path
+                SELECT s.id, s.event_ref, s.status, s.label, s.label_gender, s.label_number, s.label_head,
+                       s.label_kind, s.label_for, o.all_day, o.start_seconds, o.end_seconds,
+                       o.start_date, o.end_date, o.recurring, src.path
                 FROM suggestions s
-                JOIN occurrences o ON o.event_ref = s.event_ref AND o.decision = 'unlabeled'
+                JOIN occurrences o ON o.event_ref = s.event_ref
+                    AND (o.decision = 'unlabeled' OR (s.status = 'labeled' AND o.rule = 'label'))
                 LEFT JOIN sources src ON src.id = o.source_id
                 WHERE \(condition)
                 ORDER BY s.id, o.start_key
@@ -381,6 +455,8 @@ public final class StateStore {
                     order.append(id)
                     byID[id] = Suggestion(
                         id: id, eventReference: EventReference(try row.string("event_ref"))!,
+                        status: SuggestionStatus(rawValue: try row.string("status")) ?? .pending,
+                        label: try Self.storedLabel(row),
                         isRecurring: try row.bool("recurring"), occurrences: [],
                         sourcePath: try row.optionalString("path"))
                 }
@@ -416,12 +492,19 @@ public final class StateStore {
 
     /// Records the parent's label for suggestion `id` and turns its occurrences into the given
     /// moments (made by `PrivacyFilter.moment(label:...)`), in one transaction.
-    public func label(suggestion id: Int64, label: String, moments: [Moment]) throws(StateError) {
+    public func label(suggestion id: Int64, label: StoredLabel, moments: [Moment]) throws(StateError) {
         try requirePending(id)
         try run {
             try db.transaction {
-                try db.execute("UPDATE suggestions SET status = 'labeled', label = ? WHERE id = ?",
-                               [.text(label), .integer(id)])
+                try db.execute("""
+                    UPDATE suggestions SET status = 'labeled', label = ?, label_gender = ?, label_number = ?,
+                        label_head = ?, label_kind = ?, label_for = ?
+                    WHERE id = ?
+                    """,
+                    [.text(label.text), label.grammar.map { .text($0.gender.rawValue) } ?? .null,
+                     label.grammar.map { .text($0.number.rawValue) } ?? .null,
+                     label.grammar.map { .text($0.headNoun) } ?? .null, label.kind.map(SQLValue.text) ?? .null,
+                     .text(Self.idList(label.children)), .integer(id)])
                 for moment in moments {
                     // Only occurrences still waiting for the parent take the label: a disqualified
                     // or already named occurrence of the same series keeps its decision.
@@ -443,6 +526,67 @@ public final class StateStore {
         }
     }
 
+    /// What taking a label back withdrew.
+    public struct Withdrawal: Hashable, Sendable {
+        /// Occurrences that were moments through the label and wait for the parent again.
+        public var moments: Int
+        /// Dictations about them that were ready and not served (retired; served and graded
+        /// ones stay as the child's history).
+        public var dictations: Int
+    }
+
+    /// Takes back the label of suggestion `id`: it waits for the parent again, its occurrences
+    /// are no longer moments, and dictations about them not yet served are retired; served and
+    /// graded dictations stay. One transaction.
+    /// - Throws: `.unknownSuggestion`, `.suggestionNot(id, expected: .labeled, …)`.
+    @discardableResult
+    public func unlabel(suggestion id: Int64) throws(StateError) -> Withdrawal {
+        let ref = try require(id, .labeled)
+        return try run {
+            try db.transaction {
+                try db.execute("""
+                    UPDATE suggestions SET status = 'pending', label = NULL, label_gender = NULL,
+                        label_number = NULL, label_head = NULL, label_kind = NULL, label_for = ''
+                    WHERE id = ?
+                    """, [.integer(id)])
+                let keys = try db.query(
+                    "SELECT start_key FROM occurrences WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'",
+                    [.text(ref)]).map { try $0.string("start_key") }
+                try db.execute("""
+                    UPDATE occurrences SET decision = 'unlabeled', rule = NULL, phrase = NULL, base_phrase = NULL,
+                        head_noun = NULL, gender = NULL, number = NULL, first_name = NULL, children = '', kind = NULL
+                    WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'
+                    """, [.text(ref)])
+                var retired = 0
+                for key in keys {
+                    try db.execute(
+                        "UPDATE dictations SET status = 'retired', card = NULL WHERE event_ref = ? AND start_key = ? AND status = 'ready'",
+                        [.text(ref), .text(key)])
+                    retired += db.changes
+                }
+                return Withdrawal(moments: keys.count, dictations: retired)
+            }
+        }
+    }
+
+    /// Takes back the rejection of suggestion `id`: it waits for the parent again.
+    /// - Throws: `.unknownSuggestion`, `.suggestionNot(id, expected: .rejected, …)`.
+    public func unreject(suggestion id: Int64) throws(StateError) {
+        _ = try require(id, .rejected)
+        try run {
+            try db.execute("UPDATE suggestions SET status = 'pending' WHERE id = ? AND status = 'rejected'", [.integer(id)])
+        }
+    }
+
+    /// The event reference of suggestion `id`, which must have `status`.
+    private func require(_ id: Int64, _ status: SuggestionStatus) throws(StateError) -> String {
+        let row = try run { try db.query("SELECT event_ref, status FROM suggestions WHERE id = ?", [.integer(id)]).first }
+        guard let row else { throw .unknownSuggestion(id) }
+        let (ref, current) = try run { (try row.string("event_ref"), try row.string("status")) }
+        guard current == status.rawValue else { throw .suggestionNot(id, expected: status, status: current) }
+        return ref
+    }
+
     private func requirePending(_ id: Int64) throws(StateError) {
         guard let status = try suggestionStatus(id: id) else { throw .unknownSuggestion(id) }
         guard status == "pending" else { throw .suggestionNotPending(id, status: status) }
@@ -455,7 +599,7 @@ public final class StateStore {
         try run {
             try db.query("""
                 SELECT event_ref, all_day, start_seconds, end_seconds, start_date, end_date, recurring,
-                       phrase, base_phrase, head_noun, gender, number, first_name, rule
+                       phrase, base_phrase, head_noun, gender, number, first_name, rule, children, kind
                 FROM occurrences WHERE decision = 'moment' ORDER BY start_key
                 """).map { row in
                 let (start, end) = try Self.times(row)
@@ -467,7 +611,8 @@ public final class StateStore {
                     eventReference: EventReference(try row.string("event_ref"))!, start: start, end: end,
                     isRecurring: try row.bool("recurring"), phrase: try row.string("phrase"),
                     basePhrase: try row.optionalString("base_phrase") ?? (try row.string("phrase")), grammar: grammar,
-                    firstName: try row.optionalString("first_name"), rule: try row.string("rule"))
+                    firstName: try row.optionalString("first_name"), rule: try row.string("rule"),
+                    children: Self.ids(try row.string("children")), kind: try row.optionalString("kind"))
             }
         }
     }

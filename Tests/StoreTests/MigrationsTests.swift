@@ -226,7 +226,6 @@ struct MigrationsTests {
                     VALUES (1, ?, ?, 100, 50, 0.5, 'stop', ?)
                     """, [.integer(Int64(n)), .text(steps), .text(n == 2 ? "sans_moment" : "")])
             }
-            #expect(Schema.migrations.last?.version == 5)
             let store = try StateStore(path: path)
             #expect(try store.attempts(dictationID: 1).map(\.failure) == [
                 .validation([FailedStep(step: .longueur), FailedStep(step: .temps)]), .refusal, .runaway,
@@ -235,7 +234,39 @@ struct MigrationsTests {
             let stats = try store.generationStats()
             #expect(stats.failedSteps.map(\.step) == ["longueur", "refus", "temps", "trop_long"])
             #expect(stats.failedRules.isEmpty, "nothing to count for attempts stored before version 5")
-            #expect(try Database(path: path).schemaVersion() == 5)
+            #expect(try Database(path: path).schemaVersion() == Schema.migrations.count)
+        }
+    }
+
+    @Test("schema 5 to 6: every occurrence and label is kept; moments are the family's, labels without grammar")
+    func momentsGainChildren() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try migrate(db, Array(Schema.migrations.prefix(5))) == [1, 2, 3, 4, 5])
+            try db.execute("INSERT INTO sources (id, path) VALUES (1, '/f.ics')")
+            try db.execute("""
+                INSERT INTO occurrences (event_ref, start_key, all_day, start_seconds, end_seconds, recurring, decision,
+                                         rule, phrase, base_phrase, head_noun, gender, number, first_name, source_id)
+                VALUES ('ev-0123456789ab', 't:1796000000', 0, 1796000000, 1796003600, 1, 'moment', 'M018',
+                        'le cours de judo', 'le cours de judo', 'cours', 'm', 's', NULL, 1),
+                       ('ev-0123456789ac', 't:1796000000', 0, 1796000000, 1796003600, 0, 'moment', 'label',
+                        'la sortie au parc', 'la sortie au parc', 'parc', 'm', 's', NULL, 1),
+                       ('ev-0123456789ad', 't:1796000000', 0, 1796000000, 1796003600, 0, 'disqualified', 'D15',
+                        NULL, NULL, NULL, NULL, NULL, NULL, 1)
+                """)
+            try db.execute("INSERT INTO suggestions (event_ref, status, label) VALUES ('ev-0123456789ac', 'labeled', 'la sortie au parc')")
+            let before = try db.query("SELECT event_ref, start_key, decision, rule, phrase FROM occurrences ORDER BY event_ref")
+                .map { $0.values.map { "\($0)" } }
+            let store = try StateStore(path: path)
+            let after = try Database(path: path).query("SELECT event_ref, start_key, decision, rule, phrase FROM occurrences ORDER BY event_ref")
+                .map { $0.values.map { "\($0)" } }
+            #expect(after == before)
+            #expect(try store.moments().map(\.children) == [[], []])
+            #expect(try store.moments().map(\.kind) == [nil, nil])
+            #expect(try store.labels().values.map(\.self) == [StoredLabel(text: "la sortie au parc")])
+            #expect(try store.allSuggestions().first?.status == .labeled)
+            #expect(try Database(path: path).query("PRAGMA integrity_check").first?.string(0) == "ok")
+            #expect(try Database(path: path).query("PRAGMA index_list(occurrences)").count >= 1)
         }
     }
 }

@@ -38,7 +38,7 @@ extension Dictee {
                 // and then only label lines fail.
                 if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
                     let store = try StateOptions.open(context, create: false)
-                    labels = Set(try state { () throws(StateError) in try store.labels().values })
+                    labels = Set(try state { () throws(StateError) in try store.labels().values.map(\.text) })
                 } else if context.statePath?.isEmpty == true {
                     throw CommandFailure(.usage, "--state needs a file path")
                 } else {

@@ -8,8 +8,9 @@ extension Dictee {
     ///
     /// The only command that prints raw titles: it shows the parent's own file on the parent's own
     /// terminal. JSON contract (later checks rely on it exactly):
-    /// `{"occurrences":[{"uid","summary","start","end","all_day","recurring"}],
-    ///   "errors":[{"uid","file","line","message"}]}`; exit 0, 1 (some events had errors, the rest
+    /// `{"occurrences":[{"uid","event_ref","summary","start","end","all_day","recurring"}],
+    ///   "errors":[{"uid","event_ref","file","line","message"}]}` (`event_ref`: the event's
+    ///   `EventReference`, as `suggestions list --json`, the audit file and the diagnostics name it); exit 0, 1 (some events had errors, the rest
     /// is printed), 65 (a file unreadable or not a calendar).
     struct Events: Command {
         static let name = "events"
@@ -114,7 +115,8 @@ extension Dictee {
                 if k > 0 { text += "," }
                 text += "\n"
                 text += JSONWriter.object([
-                    ("uid", .string(o.uid)), ("summary", .string(o.summary)),
+                    ("uid", .string(o.uid)), ("event_ref", .string(o.eventReference.description)),
+                    ("summary", .string(o.summary)),
                     ("start", .string(zone.iso8601(o.start))), ("end", .string(zone.iso8601(o.end))),
                     ("all_day", .bool(o.isAllDay)), ("recurring", .bool(o.isRecurring)),
                 ])
@@ -125,7 +127,7 @@ extension Dictee {
                 if !first { text += "," }
                 first = false
                 text += "\n" + JSONWriter.object([
-                    ("uid", .null), ("file", .string(error.path ?? "")), ("line", .null),
+                    ("uid", .null), ("event_ref", .null), ("file", .string(error.path ?? "")), ("line", .null),
                     ("message", .string(error.message)),
                 ])
             }
@@ -134,6 +136,7 @@ extension Dictee {
                 first = false
                 text += "\n" + JSONWriter.object([
                     ("uid", d.uid.map(JSONWriter.Value.string) ?? .null),
+                    ("event_ref", d.uid.map { .string(EventReference(uid: $0).description) } ?? .null),
                     ("file", .string(d.location?.file ?? "")),
                     ("line", d.location?.line.map(JSONWriter.Value.int) ?? .null),
                     ("message", .string(d.message)),

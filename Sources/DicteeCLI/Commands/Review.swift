@@ -56,7 +56,7 @@ extension Dictee {
                     }
                     switch reply.first {
                     case "l":
-                        output.write("your words (e.g. la sortie au parc): ")
+                        output.write("your words (e.g. le dîner chez Mamie): ")
                         guard let text = context.readLine() else {
                             output.line("")
                             output.line("\(labeled) labeled, \(rejected) rejected")
