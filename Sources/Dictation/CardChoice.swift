@@ -141,12 +141,12 @@ public enum CardChoice {
         let own = fold(child.firstName)
         let pool = moments
             .filter { m in
-                isForChild(m, child)
-                    && m.moment.friendName.map(fold) != own
-                    && !namesChild(m.moment.phrase, own)
+                (m.startSeconds > now || now - min(m.lastSeconds, now) <= recentDays * 86_400)
                     && !had.contains(m.key)
                     && !blockedSeries.contains(m.key.event)
-                    && (m.startSeconds > now || now - min(m.lastSeconds, now) <= recentDays * 86_400)
+                    && isForChild(m, child)
+                    && m.moment.friendName.map(fold) != own
+                    && !namesChild(m.moment.phrase, own)
             }
             .sorted { precedes($0, $1, now: now) }
 
@@ -155,10 +155,7 @@ public enum CardChoice {
         choice.take { $0.isMultiDay && $0.startSeconds <= now && now < $0.lastSeconds }
         // 2. The soonest coming moment within a week, one-off moments first.
         let soon = { (m: CardMoment) in m.startSeconds > now && m.startSeconds - now <= comingDays * 86_400 }
-        let coming = choice.rest.enumerated().filter { soon($0.element) }
-            .sorted { ($0.element.isRecurring ? 1 : 0, $0.offset) < ($1.element.isRecurring ? 1 : 0, $1.offset) }
-            .map(\.element)
-        if let first = coming.first(where: choice.fits) { choice.take { $0 == first } }
+        if !choice.take({ soon($0) && !$0.isRecurring }) { choice.take(soon) }
         // 3. The rest, in the base order.
         while choice.take({ _ in true }) {}
 
@@ -166,24 +163,24 @@ public enum CardChoice {
         return cards + choice.chosen.dropFirst(count)
     }
 
-    /// The choice in progress: the chosen candidates, the rest in the base order.
+    /// The choice in progress: the chosen candidates, the rest in the base order (each with its
+    /// phrase's identity).
     private struct Choice {
         var chosen: [CardMoment] = []
-        var rest: [CardMoment]
+        var rest: [(moment: CardMoment, phrase: String)]
         var phrases: Set<String> = []
         var hasRecurring = false
         /// The phrases of one-off moments still to choose.
         var oneOffPhrases: Set<String>
 
         init(_ pool: [CardMoment]) {
-            rest = pool
-            oneOffPhrases = Set(pool.filter { !$0.isRecurring }.map { CardChoice.phraseKey($0.moment.phrase) })
+            rest = pool.map { ($0, CardChoice.phraseKey($0.moment.phrase)) }
+            oneOffPhrases = Set(rest.filter { !$0.moment.isRecurring }.map(\.phrase))
         }
 
-        /// Whether `m` may be chosen next: a new phrase, and a recurring one only as the first or
-        /// when no one-off moment is left.
-        func fits(_ m: CardMoment) -> Bool {
-            let phrase = CardChoice.phraseKey(m.moment.phrase)
+        /// Whether a candidate may be chosen next: a new phrase, and a recurring one only as the
+        /// first or when no one-off moment is left.
+        func fits(_ m: CardMoment, _ phrase: String) -> Bool {
             if phrases.contains(phrase) { return false }
             return !m.isRecurring || !hasRecurring || oneOffPhrases.isEmpty
         }
@@ -192,13 +189,14 @@ public enum CardChoice {
         /// - Returns: whether one was chosen.
         @discardableResult
         mutating func take(_ wanted: (CardMoment) -> Bool) -> Bool {
-            guard let i = rest.firstIndex(where: { wanted($0) && fits($0) }) else { return false }
-            let m = rest.remove(at: i)
-            let phrase = CardChoice.phraseKey(m.moment.phrase)
+            guard let i = rest.firstIndex(where: { fits($0.moment, $0.phrase) && wanted($0.moment) }) else { return false }
+            let (m, phrase) = rest.remove(at: i)
             chosen.append(m)
             phrases.insert(phrase)
             oneOffPhrases.remove(phrase)
             if m.isRecurring { hasRecurring = true }
+            // Other occurrences of the phrase can no longer be chosen.
+            rest.removeAll { $0.phrase == phrase }
             return true
         }
     }
