@@ -120,9 +120,9 @@ public enum CardChoice {
     /// recurring moment is chosen yet or no one-off moment is left to choose (at most one weekly
     /// activity among the cards while one-off moments can fill them; recurring ones fill the
     /// cards rather than leave one empty). The cards are then shown in the base order (the past
-    /// first). The rest of the list continues the same choice: the remaining one-off moments in
-    /// the base order, then the remaining recurring ones; an occurrence whose phrase is already
-    /// in the list is left out.
+    /// first). The rest of the list continues the same choice (step 3 with the same fit: once a
+    /// recurring moment is chosen, the one-off moments left come first, then the recurring ones,
+    /// each in the base order); an occurrence whose phrase is already in the list is left out.
     ///
     /// Why this order: the child recognises what was lived lately (recency first), a holiday in
     /// progress outweighs an ordinary day, a coming event is only worth a dictation before it
