@@ -13,67 +13,237 @@ public struct CardMoment: Sendable, Hashable {
     /// The start in seconds since the epoch (local midnight for an all-day occurrence), for
     /// ordering and for telling the past from the upcoming.
     public var startSeconds: Int64
+    /// The occurrence's end (for an all-day one, the exclusive date: RFC 5545 section 3.6.1).
+    public var end: EventTime
+    /// The end in seconds since the epoch (local midnight of the exclusive end date for an
+    /// all-day occurrence).
+    public var endSeconds: Int64
+    /// Whether the occurrence belongs to a recurring series (a weekly activity); the series is
+    /// its event reference (`key.event`).
+    public var isRecurring: Bool
+    /// The ids of the children the moment belongs to, in the state; empty: the whole family's.
+    public var children: [Int64]
 
-    public init(key: OccurrenceKey, moment: MomentPhrase, start: EventTime, startSeconds: Int64) {
+    /// - Parameters:
+    ///   - key: the occurrence.
+    ///   - moment: its phrase.
+    ///   - start: its start, and `startSeconds` the same in seconds since the epoch.
+    ///   - end: its end, and `endSeconds` the same in seconds since the epoch; give both or
+    ///     neither (`nil`: the start, a moment without duration).
+    ///   - isRecurring: whether it is an occurrence of a recurring series.
+    ///   - children: the ids of the children it belongs to; empty (the default): the family's.
+    public init(key: OccurrenceKey, moment: MomentPhrase, start: EventTime, startSeconds: Int64,
+                end: EventTime? = nil, endSeconds: Int64? = nil, isRecurring: Bool = false, children: [Int64] = []) {
         self.key = key
         self.moment = moment
         self.start = start
         self.startSeconds = startSeconds
+        self.end = end ?? start
+        self.endSeconds = endSeconds ?? startSeconds
+        self.isRecurring = isRecurring
+        self.children = children
     }
+
+    /// Whether the occurrence spans several days (holidays, a classe verte, a colonie, a stage):
+    /// an all-day occurrence over 2 dates or more, or a timed one longer than 24 hours
+    /// (Docs/domain.md §8).
+    public var isMultiDay: Bool {
+        if case .date(let first) = start, case .date(let after) = end {
+            return after.daysSinceEpoch - first.daysSinceEpoch >= 2
+        }
+        return endSeconds - startSeconds > 86_400
+    }
+
+    /// The end in seconds, never before the start (a malformed end counts as the start).
+    var lastSeconds: Int64 { max(startSeconds, endSeconds) }
 }
 
-/// Which moments the cards offer, in which order (Docs/domain.md §8; README "dictee cards"): the recent past first
-/// (the most recent first), then the upcoming ones (the soonest first); never two cards for the
-/// same moment.
+/// Which moments a child's cards offer, in which order (Docs/domain.md §8; README "dictee cards").
+///
+/// Pure and deterministic: the same moments, child, `now` and history give the same list, whatever
+/// the input order; times are whole seconds since the epoch, given by the caller.
 public enum CardChoice {
     /// Cards offered at once.
     public static let count = 3
-    /// How far back a moment is "recent", in days (a proposal: a child remembers the last month).
+    /// How long a moment stays "recent" after its end, in days (a proposal: a child remembers the
+    /// last month). A multi-day moment counts from its end too, so holidays stay for a month after
+    /// the return.
     public static let recentDays: Int64 = 30
+    /// How far ahead a coming moment earns its card, in days (a week: the child can look forward
+    /// to it).
+    public static let comingDays: Int64 = 7
+    /// How long after the child had one occurrence of a series no occurrence of it is offered, in
+    /// days (two weeks: one judo text a fortnight at most).
+    public static let seriesDays: Int64 = 14
 
-    /// The candidate moments for a child's cards, best first.
+    /// One dictation the child had (served or graded): which occurrence, and when.
+    public struct Had: Sendable, Hashable {
+        /// The occurrence the dictation was about.
+        public var key: OccurrenceKey
+        /// When the child had it (served), in seconds since the epoch.
+        public var atSeconds: Int64
+
+        public init(key: OccurrenceKey, atSeconds: Int64) {
+            self.key = key
+            self.atSeconds = atSeconds
+        }
+    }
+
+    /// The candidate moments for a child's cards, best first: the first `count` are the cards,
+    /// the rest follow in the order they should replace a card that cannot be written.
     ///
-    /// - A moment that started at or before `now` is past; it is kept when it started within
-    ///   `recentDays` days. Past moments come first, the most recent first; then upcoming ones,
-    ///   the soonest first (ties by key).
-    /// - Never two candidates with the same phrase (case and apostrophes aside): the weekly "le
-    ///   cours de judo" appears once, at its best place.
-    /// - Left out: occurrences in `excluded` (already served to the child), and a moment whose
-    ///   friend slot holds the child's own first name ("l'anniversaire de Léa" for Léa: no text is
-    ///   written for it yet).
+    /// Offered to the child (everything else is left out):
+    /// - a moment of the child's (`children` contains `child.id`) or of the whole family's
+    ///   (`children` empty); never another child's (a child without an id gets family moments
+    ///   only);
+    /// - never a moment whose friend slot holds the child's own first name, nor one whose phrase
+    ///   names the child as a word ("l'anniversaire de Léa" for Léa), case, accents and
+    ///   apostrophes aside ("Ines" is "Inès");
+    /// - never an occurrence the child already had (in `history`), and no occurrence of a series
+    ///   (same event reference) within `seriesDays` days after the child had one of it;
+    /// - a moment going on at `now` (started, not ended), one that ended at most `recentDays` days
+    ///   ago, or a coming one. A multi-day moment is thus offered during it and for `recentDays`
+    ///   days after its end.
+    ///
+    /// The base order: first the past and ongoing moments, the most recent first (by the
+    /// moment's end, or `now` while it is going on; then the later start; then the key), then
+    /// the coming ones, the soonest first (then the key).
+    ///
+    /// The cards (the first `count`), chosen in this order, each time the first fitting one:
+    /// 1. a multi-day moment going on at `now`, if there is one (the holiday the child is living);
+    /// 2. the soonest coming moment within `comingDays` days, one-off moments before recurring
+    ///    ones, if there is one (a birthday next Saturday is offered before it happens);
+    /// 3. the rest in the base order.
+    ///
+    /// A moment fits when no card chosen before has its phrase (never two cards for the same
+    /// moment: the weekly "le cours de judo" appears once), and, for a recurring one, when no
+    /// recurring moment is chosen yet or no one-off moment is left to choose (at most one weekly
+    /// activity among the cards while one-off moments can fill them; recurring ones fill the
+    /// cards rather than leave one empty). The cards are then shown in the base order (the past
+    /// first). The rest of the list continues the same choice (step 3 with the same fit: once a
+    /// recurring moment is chosen, the one-off moments left come first, then the recurring ones,
+    /// each in the base order); an occurrence whose phrase is already in the list is left out.
+    ///
+    /// Why this order: the child recognises what was lived lately (recency first), a holiday in
+    /// progress outweighs an ordinary day, a coming event is only worth a dictation before it
+    /// happens, and weekly activities are many and alike, so they get one card at most. The
+    /// caller takes the candidates in order and skips one that cannot be written, so when a
+    /// card's text cannot be written the next candidate keeps the rules as far as it can.
     /// - Parameters:
     ///   - moments: every stored moment.
-    ///   - child: the child the cards are for.
+    ///   - child: the child the cards are for (its `id` for `children`, its first name).
     ///   - now: seconds since the epoch.
-    ///   - excluded: occurrence keys not to offer again.
-    /// - Returns: the ordered candidates (any number; the caller takes the first that can be served).
-    public static func order(_ moments: [CardMoment], child: Child, now: Int64, excluded: Set<OccurrenceKey> = []) -> [CardMoment] {
-        let own = child.firstName.lowercased()
-        let eligible = moments.filter { m in
-            !excluded.contains(m.key)
-                && m.moment.friendName?.lowercased() != own
-                && !namesChild(m.moment.phrase, own)
-                && (m.startSeconds > now || now - m.startSeconds <= recentDays * 86_400)
+    ///   - history: the dictations the child had (served or graded), with when.
+    /// - Returns: the ordered candidates (any number, each phrase once).
+    public static func order(_ moments: [CardMoment], child: Child, now: Int64, history: [Had] = []) -> [CardMoment] {
+        let had = Set(history.map(\.key))
+        let blockedSeries = Set(history.filter { now - $0.atSeconds < seriesDays * 86_400 }.map(\.key.event))
+        let own = fold(child.firstName)
+        let pool = moments
+            .filter { m in
+                (m.startSeconds > now || now - min(m.lastSeconds, now) <= recentDays * 86_400)
+                    && !had.contains(m.key)
+                    && !blockedSeries.contains(m.key.event)
+                    && isForChild(m, child)
+                    && m.moment.friendName.map(fold) != own
+                    && !namesChild(m.moment.phrase, own)
+            }
+            .sorted { precedes($0, $1, now: now) }
+
+        var choice = Choice(pool)
+        // 1. A multi-day moment going on.
+        choice.take { $0.isMultiDay && $0.startSeconds <= now && now < $0.lastSeconds }
+        // 2. The soonest coming moment within a week, one-off moments first.
+        let soon = { (m: CardMoment) in m.startSeconds > now && m.startSeconds - now <= comingDays * 86_400 }
+        if !choice.take({ soon($0) && !$0.isRecurring }) { choice.take(soon) }
+        // 3. The rest, in the base order.
+        while choice.take({ _ in true }) {}
+
+        let cards = choice.chosen.prefix(count).sorted { precedes($0, $1, now: now) }
+        return cards + choice.chosen.dropFirst(count)
+    }
+
+    /// The choice in progress: the chosen candidates, the rest in the base order (each with its
+    /// phrase's identity).
+    private struct Choice {
+        var chosen: [CardMoment] = []
+        var rest: [(moment: CardMoment, phrase: String)]
+        var phrases: Set<String> = []
+        var hasRecurring = false
+        /// The phrases of one-off moments still to choose.
+        var oneOffPhrases: Set<String>
+
+        init(_ pool: [CardMoment]) {
+            rest = pool.map { ($0, CardChoice.phraseKey($0.moment.phrase)) }
+            oneOffPhrases = Set(rest.filter { !$0.moment.isRecurring }.map(\.phrase))
         }
-        let past = eligible.filter { $0.startSeconds <= now }.sorted { ($1.startSeconds, $0.key) < ($0.startSeconds, $1.key) }
-        let upcoming = eligible.filter { $0.startSeconds > now }.sorted { ($0.startSeconds, $0.key) < ($1.startSeconds, $1.key) }
-        var seen = Set<String>()
-        return (past + upcoming).filter { seen.insert(phraseKey($0.moment.phrase)).inserted }
+
+        /// Whether a candidate may be chosen next: a new phrase, and a recurring one only as the
+        /// first or when no one-off moment is left.
+        func fits(_ m: CardMoment, _ phrase: String) -> Bool {
+            if phrases.contains(phrase) { return false }
+            return !m.isRecurring || !hasRecurring || oneOffPhrases.isEmpty
+        }
+
+        /// Chooses the first fitting candidate of the rest that satisfies `wanted`.
+        /// - Returns: whether one was chosen.
+        @discardableResult
+        mutating func take(_ wanted: (CardMoment) -> Bool) -> Bool {
+            guard let i = rest.firstIndex(where: { fits($0.moment, $0.phrase) && wanted($0.moment) }) else { return false }
+            let (m, phrase) = rest.remove(at: i)
+            chosen.append(m)
+            phrases.insert(phrase)
+            oneOffPhrases.remove(phrase)
+            if m.isRecurring { hasRecurring = true }
+            // Other occurrences of the phrase can no longer be chosen.
+            rest.removeAll { $0.phrase == phrase }
+            return true
+        }
+    }
+
+    /// The base order: past and ongoing first, the most recent first (end, or `now` while going
+    /// on; then the later start; then the key); then the coming ones, the soonest first (then the
+    /// key).
+    static func precedes(_ a: CardMoment, _ b: CardMoment, now: Int64) -> Bool {
+        let aPast = a.startSeconds <= now, bPast = b.startSeconds <= now
+        if aPast != bPast { return aPast }
+        if aPast {
+            let aLast = min(a.lastSeconds, now), bLast = min(b.lastSeconds, now)
+            if aLast != bLast { return aLast > bLast }
+            if a.startSeconds != b.startSeconds { return a.startSeconds > b.startSeconds }
+            return a.key < b.key
+        }
+        if a.startSeconds != b.startSeconds { return a.startSeconds < b.startSeconds }
+        return a.key < b.key
+    }
+
+    /// Whether a moment may go to `child`: the family's (no children), or one of the child's.
+    static func isForChild(_ m: CardMoment, _ child: Child) -> Bool {
+        if m.children.isEmpty { return true }
+        guard let id = child.id else { return false }
+        return m.children.contains(id)
     }
 
     /// Whether a phrase names the child (a parent's label such as "l'anniversaire de Léa" has no
-    /// friend slot): the first name as a whole word, any case, also after an elision.
-    static func namesChild(_ phrase: String, _ lowercasedName: String) -> Bool {
-        phrase.lowercased().replacingOccurrences(of: "’", with: "'")
+    /// friend slot): the folded first name as a whole word, also after an elision.
+    static func namesChild(_ phrase: String, _ foldedName: String) -> Bool {
+        fold(phrase)
             .split(whereSeparator: { !$0.isLetter && $0 != "-" })
-            .contains { $0 == lowercasedName || $0.hasSuffix("'" + lowercasedName) }
+            .contains { $0 == foldedName }
     }
 
     /// Whether a moment is upcoming at `now`.
     public static func isUpcoming(_ m: CardMoment, now: Int64) -> Bool { m.startSeconds > now }
 
-    /// The identity of a moment for "never two cards for the same moment".
-    static func phraseKey(_ phrase: String) -> String {
-        phrase.replacingOccurrences(of: "’", with: "'").lowercased().trimmingCharacters(in: .whitespaces)
+    /// A name or phrase without case, accents, width or apostrophe differences, its spaces
+    /// collapsed: "L’Anniversaire de  Zoé" and "l'anniversaire de zoe" fold alike.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .lowercased()
+            .replacingOccurrences(of: "\u{2019}", with: "'")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
+
+    /// The identity of a moment for "never two cards for the same moment".
+    static func phraseKey(_ phrase: String) -> String { fold(phrase) }
 }

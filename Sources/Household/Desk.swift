@@ -70,8 +70,16 @@ public enum Desk {
     static func cardMoments(_ store: StateStore, zone: CalendarZone) throws(StateError) -> [CardMoment] {
         try store.moments().map { m in
             let moment = MomentPhrase(phrase: m.phrase, grammar: m.grammar, friendName: m.firstName)
-            return CardMoment(key: m.occurrenceKey, moment: moment, start: m.start, startSeconds: zone.seconds(of: m.start))
+            return CardMoment(key: m.occurrenceKey, moment: moment, start: m.start, startSeconds: zone.seconds(of: m.start),
+                              end: m.end, endSeconds: zone.seconds(of: m.end), isRecurring: m.isRecurring, children: m.children)
         }
+    }
+
+    /// A dictation the child had, for `CardChoice.order`: its occurrence and when it was served
+    /// (else graded, else written), whole seconds.
+    static func had(_ d: DictationRecord) -> CardChoice.Had {
+        let at = d.servedAt ?? d.gradedAt ?? d.createdAt
+        return CardChoice.Had(key: d.occurrenceKey, atSeconds: Int64(at.timeIntervalSince1970.rounded(.down)))
     }
 
     /// Where a child stands for the next texts: the last graded dictation (the plan's basis),
@@ -117,7 +125,7 @@ public enum Desk {
             let used = try store.dictations(childID: childID, statuses: [.served, .graded])
             return Situation(
                 child: child, childID: childID, basis: basis,
-                candidates: CardChoice.order(moments, child: child, now: now, excluded: Set(used.map(\.occurrenceKey))),
+                candidates: CardChoice.order(moments, child: child, now: now, history: used.map(had)),
                 ready: try store.dictations(childID: childID, statuses: [.ready]), used: used, progress: progress)
         } catch {
             throw .state(error)

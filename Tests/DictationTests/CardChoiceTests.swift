@@ -5,8 +5,9 @@ import Testing
 import DicteeTestSupport
 
 /// Which moments the cards offer and in which order: recent past first (most recent first), then
-/// upcoming (soonest first), one card per phrase, without excluded occurrences or the child's own
-/// birthday.
+/// upcoming (soonest first), a coming moment within 7 days among the three cards, one card per
+/// phrase, without occurrences the child had or the child's own birthday. The rules about
+/// children, weekly activities, multi-day moments and series: `CardChoiceTableTests`.
 @Suite struct CardChoiceTests {
     static let now: Int64 = 1_750_000_000
     static let day: Int64 = 86_400
@@ -39,7 +40,8 @@ import DicteeTestSupport
         moments.map { m in names.first { key($0) == m.key } ?? m.key.description }
     }
 
-    static func set(_ names: [String]) -> Set<OccurrenceKey> { Set(names.map(key)) }
+    /// The child had these occurrences long ago (no series gap applies).
+    static func had(_ names: [String]) -> [CardChoice.Had] { names.map { CardChoice.Had(key: key($0), atSeconds: 0) } }
 
     // MARK: - Order
 
@@ -56,7 +58,8 @@ import DicteeTestSupport
             Self.moment("past-1s", "le spectacle de danse", at: -1),
             Self.moment("upcoming-10d", "la classe verte", at: 10 * d),
         ]
-        let expected = ["exactly-now", "past-1s", "past-2d", "exactly-30d", "upcoming-1s", "upcoming-5d", "upcoming-10d"]
+        // The soonest coming moment (within 7 days) takes a card; the cards show the past first.
+        let expected = ["exactly-now", "past-1s", "upcoming-1s", "past-2d", "exactly-30d", "upcoming-5d", "upcoming-10d"]
         #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == expected)
         // The input order does not matter.
         #expect(Self.keys(CardChoice.order(input.reversed(), child: Self.lea, now: Self.now)) == expected)
@@ -71,7 +74,8 @@ import DicteeTestSupport
             Self.moment("a-up", "la classe verte", at: 2 * d),
             Self.moment("z-past", "les vacances", at: -1 * d),
         ]
-        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["z-past", "a-past", "b-past", "a-up", "c-up"])
+        // a-up (coming in 2 days) is among the three cards, before b-past.
+        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["z-past", "a-past", "a-up", "b-past", "c-up"])
     }
 
     @Test func nothingInNothingOut() {
@@ -118,7 +122,10 @@ import DicteeTestSupport
             Self.moment("tom+5", "L'ANNIVERSAIRE DE TOM", at: 5 * d, friend: "Tom"),
             Self.moment("sam-2", "l’anniversaire de Sam", at: -2 * d, friend: "Sam"),
         ]
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["tom-1", "sam-2"])
+        // tom+5 is the coming moment within 7 days: it stands for the phrase, the past "Tom" ones go.
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["sam-2", "tom+5"])
+        // Past only: the most recent stands for the phrase.
+        #expect(Self.keys(CardChoice.order(Array(input.prefix(2)) + [input[3]], child: Self.lea, now: Self.now)) == ["tom-1", "sam-2"])
         // Upcoming only: the soonest one stands for the phrase.
         let upcoming = [
             Self.moment("u9", "l'anniversaire de Tom", at: 9 * d, friend: "Tom"),
@@ -145,9 +152,9 @@ import DicteeTestSupport
             Self.moment("noel+3", "le marché de Noël", at: 3 * d),
             Self.moment("verte+4", "la classe verte", at: 4 * d),
         ]
-        let out = CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["piscine-1", "noel+3", "not-a-key"]))
+        let out = CardChoice.order(input, child: Self.lea, now: Self.now, history: Self.had(["piscine-1", "noel+3", "not-a-key"]))
         #expect(Self.keys(out) == ["musee-2", "verte+4"])
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Set(input.map(\.key)))) == [])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, history: input.map { CardChoice.Had(key: $0.key, atSeconds: 0) })) == [])
     }
 
     @Test func anExcludedOccurrenceLetsTheNextOneOfTheSamePhraseThrough() {
@@ -157,8 +164,10 @@ import DicteeTestSupport
             Self.moment("judo-14", "le cours de judo", at: -14 * d),
             Self.moment("judo+7", "le cours de judo", at: 7 * d),
         ]
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["judo-7"]))) == ["judo-14"])
-        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, excluded: Self.set(["judo-7", "judo-14"]))) == ["judo+7"])
+        // judo+7 (coming, exactly 7 days ahead) takes the coming card and stands for the phrase.
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, history: Self.had(["judo-7"]))) == ["judo+7"])
+        #expect(Self.keys(CardChoice.order(Array(input.prefix(2)), child: Self.lea, now: Self.now, history: Self.had(["judo-7"]))) == ["judo-14"])
+        #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now, history: Self.had(["judo-7", "judo-14"]))) == ["judo+7"])
     }
 
     @Test func theChildsOwnBirthdayIsLeftOutAFriendsIsKept() {
@@ -170,7 +179,8 @@ import DicteeTestSupport
             Self.moment("piscine", "la sortie piscine", at: 2 * d),
         ]
         #expect(Self.keys(CardChoice.order(input, child: Self.lea, now: Self.now)) == ["tom", "leane", "piscine"])
-        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["lea", "tom", "leane", "piscine"])
+        // For Hugo, the coming "piscine" (in 2 days) is among the three cards.
+        #expect(Self.keys(CardChoice.order(input, child: Self.hugo, now: Self.now)) == ["lea", "tom", "piscine", "leane"])
     }
 
     @Test(arguments: ["Léa", "léa", "LÉA", "lÉa", "Le\u{301}a"])
@@ -203,7 +213,8 @@ import DicteeTestSupport
         let d = day
         let plain = ["le cours de judo", "Le cours de judo", "la sortie piscine", "la visite au musée", "les vacances", "la fête de l’école", "la fête de l'école", "LA CLASSE VERTE"]
         let friends = ["Tom", "tom", "Léa", "léa", "LÉA", "Hugo", "Sam", "Léane"]
-        let offsets: [Int64] = [0, 1, -1, -30 * d, -30 * d - 1, -30 * d + 1, 7 * d, -7 * d, -14 * d, 40 * d, -31 * d]
+        let offsets: [Int64] = [0, 1, -1, -30 * d, -30 * d - 1, -30 * d + 1, 7 * d, 7 * d + 1, -7 * d, -14 * d, 40 * d, -31 * d]
+        let owners: [[Int64]] = [[], [], [1], [2], [1, 2]]
         let count = Int.random(in: 0...40, using: &rng)
         return (0..<count).map { i in
             let offset: Int64 =
@@ -214,30 +225,56 @@ import DicteeTestSupport
                     : Int64.random(in: -45 * d...45 * d, using: &rng)
             // Keys unique per occurrence, in an order unrelated to the start.
             let key = "k\(Int.random(in: 0...99, using: &rng))-\(i)"
+            var m: CardMoment
             if Int.random(in: 0..<3, using: &rng) == 0 {
                 let friend = friends.randomElement(using: &rng)!
                 let article = Bool.random(using: &rng) ? "l'" : "L’"
-                return moment(key, "\(article)anniversaire de \(friend)", at: offset, friend: friend)
+                m = moment(key, "\(article)anniversaire de \(friend)", at: offset, friend: friend)
+            } else {
+                m = moment(key, plain.randomElement(using: &rng)!, at: offset)
             }
-            return moment(key, plain.randomElement(using: &rng)!, at: offset)
+            // Short moments only (at most 3 hours): multi-day ones are CardChoiceTableTests'.
+            m.endSeconds = m.startSeconds + Int64.random(in: 0...3, using: &rng) * 3_600
+            m.end = .instant(m.endSeconds)
+            m.isRecurring = Int.random(in: 0..<3, using: &rng) == 0
+            m.children = owners.randomElement(using: &rng)!
+            return m
         }
     }
 
     @Test func propertiesHoldOnRandomLists() {
         var rng = SplitMix64(seed: 0x00D1_C7EE)
         var nonEmpty = 0
-        for round in 0..<200 {
+        var capped = 0
+        var coming = 0
+        for round in 0..<300 {
             let moments = Self.randomMoments(&rng)
-            let child = Bool.random(using: &rng) ? Self.lea : Self.hugo
-            let excluded = Set(moments.map(\.key).filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
-            let out = CardChoice.order(moments, child: child, now: Self.now, excluded: excluded)
+            let child = Bool.random(using: &rng)
+                ? Child(id: 1, firstName: "Léa", gender: .feminine, grade: .ce1)
+                : Child(id: 2, firstName: "Hugo", gender: .masculine, grade: .ce2)
+            let had = moments.map(\.key).filter { _ in Int.random(in: 0..<5, using: &rng) == 0 }
+            let out = CardChoice.order(moments, child: child, now: Self.now, history: had.map { CardChoice.Had(key: $0, atSeconds: 0) })
             if !out.isEmpty { nonEmpty += 1 }
 
             func isPast(_ m: CardMoment) -> Bool { m.startSeconds <= Self.now }
+            func soon(_ m: CardMoment) -> Bool { !isPast(m) && m.startSeconds <= Self.now + 7 * Self.day }
             func eligible(_ m: CardMoment) -> Bool {
-                let recent = isPast(m) ? Self.now - m.startSeconds <= 30 * Self.day : true
+                let recent = isPast(m) ? Self.now - min(m.endSeconds, Self.now) <= 30 * Self.day : true
                 let own = m.moment.friendName.map { $0.lowercased() == child.firstName.lowercased() } ?? false
-                return recent && !own && !excluded.contains(m.key)
+                let mine = m.children.isEmpty || m.children.contains(child.id!)
+                return recent && !own && mine && !had.contains(m.key)
+            }
+            // The base order, written independently: recency (end, or now), later start, key; then
+            // the soonest coming.
+            func before(_ a: CardMoment, _ b: CardMoment) -> Bool {
+                switch (isPast(a), isPast(b)) {
+                case (true, false): return true
+                case (false, true): return false
+                case (true, true):
+                    return (min(a.endSeconds, Self.now), a.startSeconds) > (min(b.endSeconds, Self.now), b.startSeconds)
+                        || (min(a.endSeconds, Self.now), a.startSeconds) == (min(b.endSeconds, Self.now), b.startSeconds) && a.key < b.key
+                case (false, false): return a.startSeconds < b.startSeconds || (a.startSeconds == b.startSeconds && a.key < b.key)
+                }
             }
 
             // Every element comes from the input and is eligible.
@@ -245,38 +282,41 @@ import DicteeTestSupport
                 #expect(moments.contains(m), "round \(round): \(m.key) not in the input")
                 #expect(eligible(m), "round \(round): \(m.key) is not eligible")
             }
-            // Never two with the same phrase.
+            // Never two with the same phrase, and every eligible phrase once.
             let ids = out.map { Self.identity($0.moment.phrase) }
             #expect(Set(ids).count == ids.count, "round \(round): repeated phrase")
-            // Past first, then upcoming.
-            let firstUpcoming = out.firstIndex { !isPast($0) } ?? out.count
-            #expect(out[firstUpcoming...].allSatisfy { !isPast($0) }, "round \(round): past after upcoming")
-            // Past descending, upcoming ascending by start; ties by key.
-            let past = Array(out[..<firstUpcoming])
-            let upcoming = Array(out[firstUpcoming...])
-            for (a, b) in zip(past, past.dropFirst()) {
-                #expect(a.startSeconds > b.startSeconds || (a.startSeconds == b.startSeconds && a.key < b.key), "round \(round): past \(a.key) before \(b.key)")
-            }
-            for (a, b) in zip(upcoming, upcoming.dropFirst()) {
-                #expect(a.startSeconds < b.startSeconds || (a.startSeconds == b.startSeconds && a.key < b.key), "round \(round): upcoming \(a.key) before \(b.key)")
-            }
-            // No eligible phrase missing, and each stands at its best-placed occurrence.
             let candidates = moments.filter(eligible)
             #expect(Set(candidates.map { Self.identity($0.moment.phrase) }) == Set(ids), "round \(round): a phrase is missing")
-            for m in out {
-                let rivals = candidates.filter { Self.identity($0.moment.phrase) == Self.identity(m.moment.phrase) }
-                let better = rivals.contains { r in
-                    switch (isPast(r), isPast(m)) {
-                    case (true, false): true
-                    case (false, true): false
-                    case (true, true): r.startSeconds > m.startSeconds || (r.startSeconds == m.startSeconds && r.key < m.key)
-                    case (false, false): r.startSeconds < m.startSeconds || (r.startSeconds == m.startSeconds && r.key < m.key)
-                    }
+            // The cards are shown in the base order.
+            let cards = Array(out.prefix(3))
+            for (a, b) in zip(cards, cards.dropFirst()) {
+                #expect(before(a, b), "round \(round): card \(a.key) before \(b.key)")
+            }
+            // At most one weekly activity, unless the one-off moments are all on the cards.
+            let oneOffs = Set(candidates.filter { !$0.isRecurring }.map { Self.identity($0.moment.phrase) })
+            if cards.filter(\.isRecurring).count > 1 {
+                #expect(oneOffs.isSubset(of: Set(cards.map { Self.identity($0.moment.phrase) })), "round \(round): two weekly activities")
+            } else if cards.count == 3 && oneOffs.count >= 2 {
+                capped += 1
+            }
+            // A coming moment within 7 days has a card when there is one.
+            if candidates.contains(where: soon) {
+                coming += 1
+                #expect(cards.contains(where: soon), "round \(round): no coming moment")
+            }
+            // After the cards: the one-off moments in the base order, then the recurring ones.
+            let rest = Array(out.dropFirst(3))
+            let firstRecurring = rest.firstIndex(where: \.isRecurring) ?? rest.count
+            let restOneOffs = Array(rest[..<firstRecurring])
+            let restRecurring = Array(rest[firstRecurring...])
+            if cards.contains(where: \.isRecurring) {
+                #expect(restRecurring.allSatisfy { $0.isRecurring }, "round \(round): a one-off moment after a recurring one")
+                for part in [restOneOffs, restRecurring] {
+                    for (a, b) in zip(part, part.dropFirst()) { #expect(before(a, b), "round \(round): \(a.key) before \(b.key)") }
                 }
-                #expect(!better, "round \(round): \(m.key) is not the best place for its phrase")
             }
         }
         // The generator does exercise the function.
-        #expect(nonEmpty > 150)
+        #expect(nonEmpty > 200 && capped > 50 && coming > 50)
     }
 }

@@ -19,9 +19,11 @@ extension Dictee {
             usage: dictee cards --child NAME [--json] [--now ISO-8601] [--tz IANA]
 
             Three cards for the child to choose from. Each is an approved moment of the
-            calendar (a whitelist moment or one you labeled): the recent past first (the last
-            \(CardChoice.recentDays) days, most recent first), then the coming days; never two cards for the
-            same moment, never an occurrence the child already had. Behind each card a
+            calendar (a whitelist moment or one you labeled), the child's or the family's:
+            a holiday going on, the soonest moment of the next \(CardChoice.comingDays) days, then the
+            recent past (the last \(CardChoice.recentDays) days, most recent first) and the coming days;
+            at most one weekly activity, never two cards for the same moment, never an
+            occurrence the child already had. Behind each card a
             dictation is ready: planned for the child's skills, validated, its verbs in the
             past for a past moment and not in the past for a coming one when the library allows. The cards stay the same
             until the child picks one ('dictee pick'), a grading changes the plan, or a
