@@ -191,4 +191,12 @@ import PrivacyFilter
             #expect(general.allSatisfy { $0.kinds == ["general"] })
         }
     }
+
+    /// The labels the library is proven with are what `LabelPhrase` makes of them.
+    @Test func theLibrarysSampleLabelsAreWhatTheAnalysisGives() throws {
+        for sample in Library.sampleLabels {
+            guard case .success(let p) = try analyse(sample.phrase) else { Issue.record("\(sample.phrase) refused"); continue }
+            #expect(p.moment() == sample, "\(sample.phrase)")
+        }
+    }
 }
