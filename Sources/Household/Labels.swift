@@ -61,6 +61,8 @@ public enum Labels {
         case .failure(let refusal):
             return .failure(refusal)
         case .success(let p):
+            // A time the normaliser dropped ("10h") is refused, not silently removed.
+            if text.contains(where: \.isNumber) { return .failure(.digits) }
             return .success(CheckedLabel(phrase: p.phrase, grammar: p.grammar, kind: chosen ?? p.inferredKind, firstName: p.names.first))
         }
     }
