@@ -26,7 +26,8 @@ public enum MomentTime: Sendable, Hashable {
 
 extension Library {
     /// The library text to serve for `plan` (the cards before a model exists, and the fallback
-    /// after five failed attempts): a text of the child's grade that fits the moment's kinds,
+    /// after five failed attempts): a text of the child's grade that fits the moment's kinds (`kinds(of:)`: a label's
+    /// kind and `general`),
     /// avoiding `recentlyUsed`, then one whose verbs suit `time` (no futur about a past moment, no
     /// past tense about an upcoming one), then the one sharing the most targets with the plan,
     /// ties by id. The rendering is validated with the text's own skills as targets (3 sites
@@ -42,14 +43,14 @@ extension Library {
                         time: MomentTime? = nil) -> LibraryServing? {
         var rendered: [String: String] = [:]
         var wrongTime: [String: Bool] = [:]
-        for text in texts(for: plan.grade, fitting: plan.moment.phrase) {
+        for text in texts(for: plan.grade, fitting: plan.moment) {
             guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment) else { continue }
             rendered[text.id] = r
             if let time {
                 wrongTime[text.id] = checker.verbTenses(of: Draft(text: r), plan: plan).contains { $0.isSubset(of: time.wrongTenses) && !$0.isEmpty }
             }
         }
-        let candidates = texts(for: plan.grade, fitting: plan.moment.phrase).filter { rendered[$0.id] != nil }.sorted { a, b in
+        let candidates = texts(for: plan.grade, fitting: plan.moment).filter { rendered[$0.id] != nil }.sorted { a, b in
             let usedA = recentlyUsed.contains(a.id), usedB = recentlyUsed.contains(b.id)
             if usedA != usedB { return !usedA }
             let wrongA = wrongTime[a.id] ?? false, wrongB = wrongTime[b.id] ?? false

@@ -35,9 +35,22 @@ extension Library {
         }
     }
 
+    /// Parents' labels the library is proven with (`LabelPhrase` reads them so: a test checks
+    /// it): masculine, feminine, plural and elided articles, a family word, a feast's name. Each
+    /// fits the texts of its kind and the `general` texts (`kinds(of:)`).
+    public static let sampleLabels: [MomentPhrase] = [
+        MomentPhrase(phrase: "le dîner chez Mamie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
+                     friendName: "Mamie", kind: "general"),
+        MomentPhrase(phrase: "la fête des Lumières", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
+        MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
+        MomentPhrase(phrase: "l'atelier de poterie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "activite"),
+        MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),
+    ]
+
     /// Every rendering the library must get right: each text, for each sample child (at the
     /// text's grade), for each canonical phrase that fits the text's kinds, and for phrases with
-    /// a name slot both without and with a friend's name.
+    /// a name slot both without and with a friend's name; and for each label of `labels` that
+    /// fits the text (its kind, and `general`).
     /// - Parameters:
     ///   - phrases: the whitelist's canonical phrases with their grammar and name slot (`de`,
     ///     `chez` or `nil`).
@@ -45,8 +58,9 @@ extension Library {
     /// - Returns: one rendering per text, moment and sample child, in text order; a child is never
     ///   paired with a friend slot holding its own name.
     /// - Throws: a `LibraryError` when a text cannot be rendered.
-    public func renderings(phrases: [(phrase: String, grammar: PhraseGrammar, slot: String?)], sitesPerTarget: Int = 2)
-        throws -> [LibraryRendering]
+    ///   - labels: parents' labels with their kinds (`sampleLabels`).
+    public func renderings(phrases: [(phrase: String, grammar: PhraseGrammar, slot: String?)], labels: [MomentPhrase] = [],
+                           sitesPerTarget: Int = 2) throws -> [LibraryRendering]
     {
         var moments: [(MomentPhrase, Set<String>)] = []
         for p in phrases {
@@ -59,6 +73,7 @@ extension Library {
                 moments.append((MomentPhrase(phrase: joined, grammar: p.grammar, friendName: friend), kinds))
             }
         }
+        for label in labels { moments.append((label, kinds(of: label))) }
         var out: [LibraryRendering] = []
         for text in texts {
             for (moment, kinds) in moments where text.fits(kinds) {

@@ -24,7 +24,7 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     case duplicateField(String, file: String, line: Int)
     /// A line outside any block, or a malformed block header.
     case unexpectedLine(file: String, line: Int)
-    /// A `fits:` kind that no phrase of `moment-kinds.tsv` has.
+    /// A `fits:` kind that no phrase of `moment-kinds.tsv` has (and not `general`).
     case unknownKind(String, file: String, line: Int)
     /// A malformed line of `moment-kinds.tsv`, or a phrase listed twice.
     case malformedKinds(file: String, line: Int)
@@ -369,7 +369,7 @@ public struct Library: Sendable {
             return text
         }
         let kinds = try parseKinds(try read("moment-kinds", "tsv", "Resources"), file: "moment-kinds.tsv")
-        let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([generalKind])
         var texts: [LibraryText] = []
         var ids = Set<String>()
         for file in files {
@@ -407,9 +407,40 @@ public struct Library: Sendable {
         return best?.kinds ?? []
     }
 
-    /// The texts of a grade that fit a moment phrase (with or without a friend's name).
+    /// The texts of a grade that fit a canonical phrase of the whitelist (with or without a
+    /// friend's name), by `kinds(of:)`.
     public func texts(for grade: Grade, fitting phrase: String) -> [LibraryText] {
         let k = kinds(of: phrase)
         return texts.filter { $0.grade == grade && $0.fits(k) }
+    }
+
+    /// The kind that fits any moment phrase with its article: texts that speak of the moment
+    /// through `{moment}`, `{à moment}`, `{de moment}`, `{ce moment}` and `{M:…}` only, without
+    /// assuming what it is (Docs/library-format.md, "Moment kinds").
+    public static let generalKind = "general"
+
+    /// The kinds of a moment:
+    /// - a parent's label (`moment.kind` set, `LabelPhrase`): its kind and `general`;
+    /// - a canonical phrase of the whitelist: its kinds in `moment-kinds.tsv`, unchanged (its
+    ///   texts are written for it; `general` is not added, so whitelist moments keep the texts
+    ///   proven for them);
+    /// - any other phrase (a label stored before labels had kinds): `general` only.
+    public func kinds(of moment: MomentPhrase) -> Set<String> {
+        if let kind = moment.kind { return [kind, Self.generalKind] }
+        let listed = kinds(of: moment.phrase)
+        return listed.isEmpty ? [Self.generalKind] : listed
+    }
+
+    /// The texts of a grade that fit a moment, by `kinds(of:)` for a `MomentPhrase`: a label's
+    /// kind and `general`, a whitelist phrase's kinds.
+    public func texts(for grade: Grade, fitting moment: MomentPhrase) -> [LibraryText] {
+        let k = kinds(of: moment)
+        return texts.filter { $0.grade == grade && $0.fits(k) }
+    }
+
+    /// Every kind a text may fit and a label may take: the kinds of `moment-kinds.tsv` and
+    /// `general`, sorted.
+    public var knownKinds: [String] {
+        (phraseKinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([Self.generalKind])).sorted()
     }
 }

@@ -13,16 +13,21 @@ public struct MomentPhrase: Sendable, Hashable {
     public var grammar: PhraseGrammar
     /// The friend's first name inside the phrase, if any (a "mot donné", a proper noun).
     public var friendName: String?
+    /// The library kind of a parent's label (`sortie`, `fete`, `general`...: `LabelPhrase`);
+    /// `nil` for a canonical phrase of the whitelist, whose kinds come from `moment-kinds.tsv`.
+    public var kind: String?
 
     /// - Parameters:
     ///   - phrase: the canonical phrase with its article, the friend's name already in it
     ///     ("l'anniversaire de Tom").
     ///   - grammar: gender, number and head noun of the phrase.
     ///   - friendName: the friend's first name as it appears in `phrase`, if any.
-    public init(phrase: String, grammar: PhraseGrammar, friendName: String? = nil) {
+    ///   - kind: the library kind of a parent's label; `nil` for a whitelist phrase.
+    public init(phrase: String, grammar: PhraseGrammar, friendName: String? = nil, kind: String? = nil) {
         self.phrase = phrase
         self.grammar = grammar
         self.friendName = friendName
+        self.kind = kind
     }
 
     /// The prepositions that contract with the article.

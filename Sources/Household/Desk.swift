@@ -200,7 +200,7 @@ public enum Desk {
             session = writer
             if let (id, _) = try write(candidate, for: s, store, session: writer, now: now, recentTexts: &recent, createdAt: createdAt) {
                 chosen.append(id)
-            } else if !writer.library.texts(for: child.grade, fitting: candidate.moment.phrase).isEmpty {
+            } else if !writer.library.texts(for: child.grade, fitting: candidate.moment).isEmpty {
                 // Texts fit this moment, yet none passed: the validator itself is failing.
                 refused += 1
             }

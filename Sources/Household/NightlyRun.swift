@@ -164,11 +164,12 @@ public struct NightlyRun: Sendable {
         for child in children {
             do {
                 var rounds = 0
+                var withoutText = Set<OccurrenceKey>()
                 while rounds < Self.maximumRounds {
                     let s = try Desk.situation(of: child, store, now: now, zone: datesZone)
                     let wanted = Array(s.candidates.prefix(CardChoice.count + Self.reserve))
                     let readyKeys = Set(s.ready.map(\.occurrenceKey))
-                    guard let next = wanted.first(where: { !readyKeys.contains($0.key) }) else { break }
+                    guard let next = wanted.first(where: { !readyKeys.contains($0.key) && !withoutText.contains($0.key) }) else { break }
                     rounds += 1
                     var recent = s.recentTexts
                     if let (_, result) = try Desk.write(next, for: s, store, session: session, now: now,
@@ -184,9 +185,16 @@ public struct NightlyRun: Sendable {
                             log(.modelUnresponsive(timeout: Double(config.model?.timeoutSeconds ?? 120), times: GenerationSession.maximumTimeouts))
                         }
                     } else {
-                        // Nothing fits this moment: leave it out of this child's next rounds.
+                        // Nothing fits this moment, or nothing passed: name it (date and event
+                        // reference, never a title), and leave it out of this child's next rounds.
+                        let missing = MomentWithoutText(
+                            childID: s.childID, event: next.key.event, date: datesZone.date(of: next.start),
+                            isLabel: next.moment.kind != nil || base.library.kinds(of: next.moment.phrase).isEmpty,
+                            textsFit: !base.library.texts(for: child.grade, fitting: next.moment).isEmpty)
                         report.withoutText += 1
-                        break
+                        report.momentsWithoutText.append(missing)
+                        log(.withoutText(missing))
+                        withoutText.insert(next.key)
                     }
                 }
                 let cards = try Desk.cards(for: child, store, now: now, zone: datesZone, createdAt: clock.now,
@@ -232,6 +240,32 @@ public enum NightlyEvent: Sendable {
     case text(childID: Int64, GenerationResult)
     /// A child's texts could not be written (the other children were done).
     case childFailed(childID: Int64, HouseholdError)
+    /// No text could be written about a moment for a child (named by date and event reference).
+    case withoutText(MomentWithoutText)
+}
+
+/// A moment left without a text in a nightly run, for one child: when and which event, never
+/// its title or phrase, and why (a label no library text fits, or texts that fit but failed).
+public struct MomentWithoutText: Sendable, Hashable {
+    /// The child (its id in the state).
+    public var childID: Int64
+    /// The event, by its reference (`ev-` + 12 hex digits).
+    public var event: EventReference
+    /// The occurrence's start date in the run's zone.
+    public var date: CalendarDate
+    /// Whether the moment is a parent's label (not a whitelist phrase).
+    public var isLabel: Bool
+    /// Whether library texts of the child's grade fit the moment (then none passed the
+    /// validator; else no text fits its kinds).
+    public var textsFit: Bool
+
+    public init(childID: Int64, event: EventReference, date: CalendarDate, isLabel: Bool, textsFit: Bool) {
+        self.childID = childID
+        self.event = event
+        self.date = date
+        self.isLabel = isLabel
+        self.textsFit = textsFit
+    }
 }
 
 /// What a nightly run did.
@@ -246,8 +280,10 @@ public struct NightlyReport: Sendable, Equatable {
     public var byModel = 0
     /// Of those, served from the handwritten library (no model, refused, or after 5 attempts).
     public var fromLibrary = 0
-    /// Moments for which no text could be written.
+    /// Moments for which no text could be written (per child).
     public var withoutText = 0
+    /// Those moments, in the order met (`withoutText` of them).
+    public var momentsWithoutText: [MomentWithoutText] = []
     /// Wall-clock seconds of the run.
     public var seconds: Double = 0
     /// Whether a source, a child or the model configuration had errors (the rest was done).

@@ -317,6 +317,50 @@ mort	mortel
 mort	mortelle
 mort	mortels
 mort	mortelles
+# Health and care (issue 12): words a happy children's dictation never needs, so that a parent's
+# label such as "la visite médicale" is refused with its reason. "bilan de santé" is matched as
+# consecutive words in labels (the validator matches single words only).
+medical	médical
+medical	médicale
+medical	médicaux
+medical	médicales
+medical	médicament
+medical	médicaments
+medical	allergologue
+medical	allergologues
+medical	allergie
+medical	allergies
+medical	psychomoteur
+medical	psychomotrice
+medical	psychomotricien
+medical	psychomotricienne
+medical	psychomotricité
+medical	pédiatre
+medical	pédiatres
+medical	radiographie
+medical	radiographies
+medical	échographie
+medical	échographies
+medical	ordonnance
+medical	ordonnances
+medical	pharmacie
+medical	pharmacies
+medical	infirmier
+medical	infirmière
+medical	infirmiers
+medical	infirmières
+medical	piqûre
+medical	piqûres
+medical	vaccination
+medical	vaccinations
+medical	consultation
+medical	consultations
+medical	ophtalmologue
+medical	orthoptiste
+medical	dermatologue
+medical	kinésithérapeute
+medical	ergothérapeute
+medical	bilan de santé
 
 """#
 }

@@ -94,4 +94,42 @@ import Testing
         #expect(!noState.stderr.contains("dictee ingest"))
         #expect(noState.stderr.contains("give --grade and --gender"))
     }
+
+    /// `--moment` takes a parent's label (issue 12): a noun phrase with its article, read with
+    /// Lexique, its kind from the head noun or `--kind`.
+    @Test func aLabelIsAMoment() throws {
+        let text = """
+            Ce mercredi, Léa dessine le dîner chez Mamie. Elle a une grande feuille et ses crayons de couleur. \
+            Il y a du bleu, du jaune et du rouge partout ! Maman regarde le dessin : il est magnifique. \
+            Léa l'accroche à côté de son lit, dans sa chambre.
+            """
+        let label = ["check", "--child", "Léa", "--grade", "CE2", "--gender", "f", "--moment", "le dîner chez Mamie"]
+        let r = runDictee(label + ["--skills", "homophones_a_a,homophones_et_est", try write(text)])
+        #expect(r.code == .ok, "\(r.stdout) \(r.stderr)")
+        let kind = runDictee(label + ["--kind", "general", try write(text)])
+        #expect(kind.code == .ok, "\(kind.stdout) \(kind.stderr)")
+        // The label's grammar reaches the moment step: "au dîner", never "à le dîner".
+        let wrong = runDictee(label + [try write(text.replacingOccurrences(of: "dessine le dîner", with: "pense à le dîner"))])
+        #expect(wrong.code == .itemErrors)
+        #expect(wrong.stdout.contains("moment: Écris « au dîner chez Mamie » et non « à le dîner chez Mamie »."), "\(wrong.stdout)")
+    }
+
+    @Test func aRefusedLabelOrKindIsAUsageErrorThatSaysWhy() throws {
+        let path = try write(Self.good)
+        let base = ["check", "--child", "Léa", "--grade", "CE2", "--gender", "f", "--moment"]
+        let medical = runDictee(base + ["la visite médicale", path])
+        #expect(medical.code == .usage)
+        #expect(medical.stderr.contains("'médicale' is a medical word (forbidden register 'medical'): dictee never writes about health"), "\(medical.stderr)")
+        let capitals = runDictee(base + ["LA FÊTE DE L'ÉCOLE!!! 🎉", path])
+        #expect(capitals.code == .usage && capitals.stderr.contains("emoji"), "\(capitals.stderr)")
+        let markup = runDictee(base + ["<script>alert(1)</script>", path])
+        #expect(markup.code == .usage && markup.stderr.contains("markup"), "\(markup.stderr)")
+        let noArticle = runDictee(base + ["fete musique", path])
+        #expect(noArticle.code == .usage && noArticle.stderr.contains("'fete' is neither a word of the French lexicon"), "\(noArticle.stderr)")
+        let kind = runDictee(base + ["le dîner chez Mamie", "--kind", "sortei", path])
+        #expect(kind.code == .usage)
+        #expect(kind.stderr.contains("unknown kind 'sortei'; did you mean 'sortie'?"), "\(kind.stderr)")
+        let missing = runDictee(base + ["le dîner chez Mamie", path], environment: ["TZ": "Europe/Paris", "DICTEE_LEXICON": "/nonexistent/lexique.bin"])
+        #expect(missing.code == .unavailable, "\(missing.stderr)")
+    }
 }

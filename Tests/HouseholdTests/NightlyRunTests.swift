@@ -128,6 +128,29 @@ struct FixedChecker: DraftChecker {
         }
     }
 
+    /// Issue 12: the run names each moment left without a text (its date and event reference,
+    /// never a title or a phrase), instead of only counting them.
+    @Test func momentsWithoutATextAreNamedByDateAndEventReference() throws {
+        final class Events: @unchecked Sendable { var list: [MomentWithoutText] = []; let lock = NSLock() }
+        let events = Events()
+        var (job, dir, paths) = try family(model: nil, checker: FixedChecker(accepts: false))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        job.log = { event in if case .withoutText(let m) = event { events.lock.withLock { events.list.append(m) } } }
+        #expect(throws: HouseholdError.self) { try job.run() }
+        let named = events.lock.withLock { events.list }
+        // Every candidate of the first child's next cards was tried once, and each was named (then
+        // the deal finds the checker itself failing, and the run stops).
+        #expect(named.count == CardChoice.count + NightlyRun.reserve, "\(named.count)")
+        let store = try StateStore(path: paths.state)
+        let moments = try store.moments()
+        for m in named {
+            #expect(m.textsFit && !m.isLabel)
+            #expect(moments.contains { $0.eventReference == m.event }, "\(m.event)")
+            #expect(m.event.description.hasPrefix("ev-"))
+        }
+        #expect(Set(named.map { "\($0.childID) \($0.event) \($0.date)" }).count == named.count, "each moment named once per child")
+    }
+
     @Test func aRequestThatCouldNotBeLoggedMakesTheRunEndWithItsErrorStatus() throws {
         let (job, dir, _) = try family(model: UnloggableModel(), checker: FixedChecker())
         defer { try? FileManager.default.removeItem(at: dir) }

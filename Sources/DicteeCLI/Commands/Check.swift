@@ -6,8 +6,9 @@ import French
 import Household
 
 extension Dictee {
-    /// `dictee check --child NAME --moment PHRASE [--skills ID,ID] [--json] FILE|-`: runs the
-    /// validator's eight steps on a text someone wrote, for that child's grade and gender.
+    /// `dictee check --child NAME --moment PHRASE [--kind KIND] [--skills ID,ID] [--json] FILE|-`:
+    /// runs the validator's eight steps on a text someone wrote, for that child's grade and gender,
+    /// about a canonical phrase of the whitelist or a parent's label (`Labels.check`).
     ///
     /// JSON contract (later checks rely on it exactly):
     /// `{"passed": bool, "findings": [{"step": id, "rule": id, "message": string}]}` with the step ids
@@ -21,7 +22,7 @@ extension Dictee {
         static let summary = "run the validator's eight steps on a dictation text"
         /// The largest text `check` reads, in bytes (a CM2 dictation is about 600).
         static let maximumBytes = 100_000
-        static let options = OptionSpec(valued: ["child", "moment", "skills", "grade", "gender", "sites"], flags: ["json"])
+        static let options = OptionSpec(valued: ["child", "moment", "kind", "skills", "grade", "gender", "sites"], flags: ["json"])
         static let help = """
             usage: dictee check --child NAME --moment PHRASE [--skills ID,ID] [--json] FILE
                    dictee check --child NAME --moment PHRASE ... -        (text on stdin)
@@ -35,7 +36,12 @@ extension Dictee {
               --child NAME     a child added with 'dictee child add' (grade and gender come
                                from the state), or any first name with --grade and --gender
               --moment PHRASE  a canonical phrase of the whitelist, e.g. "la sortie piscine",
-                               "le cours de judo", "l'anniversaire de Tom"
+                               "le cours de judo", "l'anniversaire de Tom"; or a label as a
+                               parent writes one: a noun phrase with its article, e.g.
+                               "le dîner chez Mamie", "la fête des Lumières"
+              --kind KIND      the library kind of a label (default: from its noun, else
+                               general): activite, anniversaire, ecole, fete, general,
+                               plein_air, sejour, sortie, spectacle, sport
               --skills IDS     target skills, comma-separated (see Docs/trap-sites.md), e.g.
                                homophones_a_a,accord_pp_etre; each needs --sites trap sites
               --sites N        trap sites required per target skill (default 2)
@@ -43,13 +49,15 @@ extension Dictee {
               --gender f|m     the child's gender (instead of the stored child's)
               --json           {"passed": bool, "findings": [{"step": id, "rule": id, "message": string}]}
 
-            exit status: 0 every step passes, 1 a step fails, 64 usage (unknown child, moment or
+            exit status: 0 every step passes, 1 a step fails, 64 usage (unknown child, a moment
+            that is neither a whitelist phrase nor an acceptable label, an unknown kind or
             skill, a skill not taught at the grade), 65 unreadable, non-UTF-8 or over-100-KB text,
             69 the Lexique table (Data/lexique-3.83.bin, or $DICTEE_LEXICON) or the French
             dictionary is missing.
 
             example:
               dictee check --child Léa --moment "la sortie piscine" --skills homophones_a_a texte.txt
+              dictee check --child Léa --moment "le dîner chez Mamie" --kind general texte.txt
 
             """
 
@@ -67,7 +75,7 @@ extension Dictee {
             guard let momentText = arguments.values["moment"] else {
                 throw CommandFailure(.usage, "check needs --moment PHRASE, a canonical phrase such as \"la sortie piscine\"")
             }
-            let moment = try momentPhrase(momentText)
+            let moment = try momentPhrase(momentText, kind: arguments.values["kind"], childName: name, context)
             var targets: [SkillID] = []
             for id in (arguments.values["skills"] ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !id.isEmpty {
                 guard let skill = SkillID(rawValue: id) else {
@@ -134,9 +142,28 @@ extension Dictee {
             return findings.isEmpty ? .ok : .itemErrors
         }
 
-        /// The moment from its canonical phrase, possibly with a friend's name after a `de`/`chez`
-        /// slot ("l'anniversaire de Tom").
-        static func momentPhrase(_ text: String) throws(CommandFailure) -> MomentPhrase {
+        /// The moment: a canonical phrase, possibly with a friend's name after a `de`/`chez` slot
+        /// ("l'anniversaire de Tom"), unless `--kind` is given; else a parent's label, checked as
+        /// `suggestions label` checks it (`Labels.check`, with the child's name as a name).
+        /// - Throws: 64 for a refused label or an unknown kind, 69 when Lexique is missing.
+        static func momentPhrase(_ text: String, kind: String?, childName: String, _ context: CommandContext) throws(CommandFailure) -> MomentPhrase {
+            if kind == nil, let whitelisted = whitelistPhrase(text) { return whitelisted }
+            let lexicon = try household { () throws(HouseholdError) in try Labels.lexicon(environment: context.environment) }
+            switch Labels.check(text, kind: kind, names: [childName], lexicon: lexicon) {
+            case .success(let label):
+                return label.moment
+            case .failure(let refusal):
+                if case .unknownKind = refusal { throw .usage(refusal.description) }
+                var message = "the moment is neither a canonical phrase of the whitelist nor a label dictee accepts: \(refusal)"
+                let wanted = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "’", with: "'")
+                if let near = NearestWord.find(wanted, in: Whitelist.bundled.canonicalPhrases.map(\.phrase)) { message += "; did you mean '\(near)'?" }
+                throw .usage(message, hint: "a label is a noun phrase with its article, e.g. \"le dîner chez Mamie\"; the canonical phrases are the third column of Whitelists/moments.tsv")
+            }
+        }
+
+        /// A canonical phrase of the whitelist, possibly with a friend's name after a `de`/`chez`
+        /// slot ("l'anniversaire de Tom"); `nil` for anything else.
+        static func whitelistPhrase(_ text: String) -> MomentPhrase? {
             let wanted = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "’", with: "'")
             let phrases = Whitelist.bundled.canonicalPhrases
             if let p = phrases.first(where: { $0.phrase.lowercased() == wanted.lowercased() }) {
@@ -155,9 +182,7 @@ extension Dictee {
                     }
                 }
             }
-            var message = "'\(wanted)' is not a canonical phrase of the whitelist"
-            if let near = NearestWord.find(wanted, in: phrases.map(\.phrase)) { message += "; did you mean '\(near)'?" }
-            throw .usage(message, hint: "the phrases are the third column of Whitelists/moments.tsv")
+            return nil
         }
 
         static func resolveChild(_ name: String, _ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> Child {

@@ -1,3 +1,4 @@
+import Dictation
 import DicteeCore
 import Foundation
 import Household
@@ -109,7 +110,29 @@ extension Dictee {
                                + "the handwritten library serves the rest of this run without asking it")
             case .childFailed(let childID, let error):
                 output.error("child \(childID): \(error)")
+            case .withoutText(let m):
+                output.warning(describe(m))
+                output.hint(hint(for: m))
             }
+        }
+
+        /// `child 1: no text for the moment of samedi 28 novembre 2026 (ev-0123456789ab): …`
+        /// (the date in French and the event reference; never the title or the phrase).
+        static func describe(_ m: MomentWithoutText) -> String {
+            let why = m.textsFit ? "no library text that fits it passed the validator" : "no library text fits it"
+            return "child \(m.childID): no text for the moment of \(Desk.frenchDate(m.date)) (\(m.event)): \(why)"
+        }
+
+        /// What the parent can do about a moment without a text.
+        static func hint(for m: MomentWithoutText) -> String {
+            if m.isLabel {
+                return "give the label of \(m.event) a kind or shorter words, e.g. dictee suggestions label ID \"…\" --kind sortie "
+                    + "(kinds: \(LabelPhrase.kinds.joined(separator: ", "))), or reject it: dictee suggestions reject ID"
+            }
+            if m.textsFit {
+                return "check the validator on a text: dictee check --child NAME --moment PHRASE FILE (Grammalecte and Hunspell must work)"
+            }
+            return "no handwritten text fits this moment at the child's grade; reject it: dictee suggestions reject ID"
         }
 
         /// `text` without its final line feeds.

@@ -1,0 +1,43 @@
+import DicteeCore
+import DicteeTestSupport
+import Foundation
+import Testing
+@testable import Dictation
+@testable import Household
+
+/// `Labels.check`: the one check of a parent's label (normalisation, disqualifiers, the noun
+/// phrase, the kind).
+@Suite struct LabelsTests {
+    static let environment = ["DICTEE_LEXICON": repositoryRoot.appendingPathComponent("Data/lexique-3.83.bin").path]
+
+    @Test func aLabelIsCheckedNormalisedAndGivenItsKind() throws {
+        let lexicon = try Labels.lexicon(environment: Self.environment)
+        let checked = try Labels.check("  le\u{200B} dîner   chez Mamie ", kind: nil, names: ["Léa"], lexicon: lexicon).get()
+        #expect(checked == CheckedLabel(phrase: "le dîner chez Mamie",
+                                        grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
+                                        kind: "general", firstName: "Mamie"))
+        #expect(checked.moment.contracted(with: .a) == "au dîner chez Mamie")
+        #expect(try Labels.check("la sortie au parc", kind: "Plein_air", names: [], lexicon: lexicon).get().kind == "plein_air")
+        #expect(try Labels.check("le spectacle de Léa", kind: nil, names: ["Léa"], lexicon: lexicon).get().firstName == "Léa")
+    }
+
+    @Test func refusalsNameTheRule() throws {
+        let lexicon = try Labels.lexicon(environment: Self.environment)
+        func rule(_ text: String, kind: String? = nil) -> String? {
+            if case .failure(let r) = Labels.check(text, kind: kind, names: ["Léa"], lexicon: lexicon) { return r.rule }
+            return nil
+        }
+        #expect(rule("le rendez-vous chez le dentiste") == "disqualified")
+        #expect(rule("l'anniversaire de mamie à l'hôpital") == "disqualified")
+        #expect(rule("le cours de judo 10h") == "digits")
+        #expect(rule("la visite médicale") == "register")
+        #expect(rule("\u{200B}") == "empty")
+        #expect(rule("le dîner chez Mamie", kind: "soirée") == "unknown_kind")
+        guard case .failure(let d) = Labels.check("le rendez-vous chez le dentiste", kind: nil, names: [], lexicon: lexicon) else { return }
+        #expect(!d.description.contains("dentiste"), "the disqualifier's text is never repeated")
+    }
+
+    @Test func aMissingLexiconIsLexiconMissing() {
+        #expect(throws: HouseholdError.lexiconMissing) { try Labels.lexicon(environment: ["DICTEE_LEXICON": "/nonexistent/lexique.bin"]) }
+    }
+}
