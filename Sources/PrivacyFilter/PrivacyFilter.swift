@@ -405,8 +405,13 @@ public struct PrivacyFilter: Sendable {
                     joined += tokens[j].original
                     let plainLatin = i == j && joined.unicodeScalars.allSatisfy { $0 == "-" || Self.isLatinLetter($0) }
                     let folded = Normalizer.fold(joined)
-                    let skeleton = plainLatin ? "" : Normalizer.guardFold(joined)
-                    for key in familyKeys where plainLatin ? folded == key.plain : (skeleton == key.skeleton || folded == key.plain) {
+                    // Skeletons of the folded word and of the word as written: a Greek capital Nu
+                    // lower-cases to a letter that looks like v, not like n.
+                    let skeletons: Set<String> = plainLatin
+                        ? [] : [Normalizer.guardFold(joined), Normalizer.fold(Confusables.skeleton(joined))]
+                    for key in familyKeys
+                    where plainLatin ? folded == key.plain : (skeletons.contains(key.skeleton) || skeletons.contains(key.plain) || folded == key.plain)
+                    {
                         hits.append((i...j, key.member))
                     }
                 }
