@@ -7,20 +7,35 @@ import Foundation
 /// Line 1, the header: `{"format":"dictee-audit","version":1,"whitelist":{"moments.tsv":SHA256,
 /// "disqualifiers.txt":SHA256},"window":{...},"counts":{...}}`. Then one line per moment that may
 /// reach a model: `{"date":"2026-11-28","phrase":"l'anniversaire de Tom","first_name":"Tom",
-/// "rule":"M005","event_ref":"ev-0123456789ab"}` (`first_name` null when none; `rule` a whitelist
-/// id or `label` for a parent's label). Nothing else is ever written to it.
+/// "for":["Inès"],"rule":"M005","event_ref":"ev-0123456789ab"}` (`first_name` null when none; `for`
+/// the first names of the children the moment is for, `[]` for the whole family's; `rule` a
+/// whitelist id or `label` for a parent's label). Nothing else is ever written to it.
+///
+/// - Warning: `for` holds the family's children's first names, as `first_name` may: the file stays
+///   on the family's machine (mode 0600), like the state.
 public enum AuditFile {
     public static let format = "dictee-audit"
     public static let version = 1
 
-    /// One moment line: the moment and the local date of its start.
+    /// One moment line: the moment, the local date of its start and whose moment it is.
     public struct Entry: Sendable {
         public var moment: Moment
         /// `YYYY-MM-DD` in the user's zone.
         public var date: String
-        public init(moment: Moment, date: String) {
+        /// The first names of the children the moment is for (`moment.children`, in id order), as
+        /// the `for` field writes them; empty: the whole family's.
+        public var children: [String]
+
+        /// - Parameters:
+        ///   - moment: what the filter let through.
+        ///   - date: the local date of its start, `YYYY-MM-DD`.
+        ///   - family: the family the filter was built with, to write `moment.children` by first
+        ///     name; an id it does not hold is left out.
+        public init(moment: Moment, date: String, family: [FamilyMember] = []) {
             self.moment = moment
             self.date = date
+            let names = Dictionary(family.map { ($0.id, $0.firstName) }, uniquingKeysWith: { a, _ in a })
+            self.children = moment.children.compactMap { names[$0] }
         }
     }
 
@@ -120,7 +135,8 @@ public enum AuditFile {
         for e in entries {
             text += "{" + quoted("date") + ":" + quoted(e.date) + "," + quoted("phrase") + ":"
                 + quoted(e.moment.phrase) + "," + quoted("first_name") + ":"
-                + (e.moment.firstName.map(quoted) ?? "null") + "," + quoted("rule") + ":"
+                + (e.moment.firstName.map(quoted) ?? "null") + "," + quoted("for") + ":"
+                + forField(e.children) + "," + quoted("rule") + ":"
                 + quoted(e.moment.rule) + "," + quoted("event_ref") + ":"
                 + quoted(e.moment.eventReference.description) + "}\n"
         }
@@ -149,9 +165,17 @@ public enum AuditFile {
     /// line must be exactly what dictee writes for its values (same keys, order and escaping: a
     /// duplicated key or any extra text fails), with a real date, an event reference, a phrase
     /// produced by its whitelist rule (with the name rendered as the filter renders it) or a
-    /// parent's label, and a name the filter would capture. Anything else is reported by line.
-    /// - Parameter labels: the parent's labels known to the state database.
-    public static func verify(_ text: String, whitelist: Whitelist, labels: Set<String>) -> Report {
+    /// parent's label, a name the filter would capture, and a `for` list of distinct first names
+    /// that pass `PrivacyFilter.acceptsName` (the children's, when `children` is given). A line
+    /// without `for` (written before it existed) is reported like any other missing key.
+    /// Anything else is reported by line.
+    /// - Parameters:
+    ///   - labels: the parent's labels known to the state database.
+    ///   - children: the first names of the state's children; `nil` (an auditor without the state):
+    ///     names are only checked against the name pattern.
+    public static func verify(
+        _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil
+    ) -> Report {
         var report = Report()
         let filter = PrivacyFilter(whitelist: whitelist)
         // Split on the line feed scalar: "\r\n" is one Character in Swift.
@@ -182,7 +206,9 @@ public enum AuditFile {
                 checkHeader(object, raw: raw, whitelist: whitelist, into: &report)
                 continue
             }
-            if let reason = problem(in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels) {
+            if let reason = problem(
+                in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children)
+            {
                 report.problems.append((number, reason))
             } else if let date = object["date"] as? String, date < lastDate {
                 report.problems.append((number, "lines are not in date order (dictee writes them sorted)"))
@@ -283,11 +309,18 @@ public enum AuditFile {
 
     private static func problem(
         in object: [String: Any], raw: String, filter: PrivacyFilter,
-        formsByID: [String: Whitelist.Form], labels: Set<String>
+        formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?
     ) -> String? {
-        guard Set(object.keys) == ["date", "phrase", "first_name", "rule", "event_ref"] else {
-            return "keys other than date, phrase, first_name, rule, event_ref"
+        guard Set(object.keys) == ["date", "phrase", "first_name", "for", "rule", "event_ref"] else {
+            return "keys other than date, phrase, first_name, for, rule, event_ref"
         }
+        guard let owners = object["for"] as? [Any], owners.allSatisfy({ $0 is String }) else {
+            return "for is not a list of first names"
+        }
+        let forNames = owners.map { $0 as! String }
+        guard Set(forNames).count == forNames.count,
+            forNames.allSatisfy({ filter.acceptsName($0) && (children?.contains($0) ?? true) })
+        else { return "for holds something other than the family's children's first names" }
         guard let date = object["date"] as? String, isDate(date) else { return "date is not YYYY-MM-DD" }
         guard let ref = object["event_ref"] as? String, EventReference(ref) != nil else {
             return "event_ref is not ev- and 12 hexadecimal digits"
@@ -303,7 +336,8 @@ public enum AuditFile {
         }
         guard let rule = object["rule"] as? String else { return "rule is not a string" }
         let expected = "{\"date\":" + quoted(date) + ",\"phrase\":" + quoted(phrase) + ",\"first_name\":"
-            + (name.map(quoted) ?? "null") + ",\"rule\":" + quoted(rule) + ",\"event_ref\":" + quoted(ref) + "}"
+            + (name.map(quoted) ?? "null") + ",\"for\":" + forField(forNames) + ",\"rule\":" + quoted(rule)
+            + ",\"event_ref\":" + quoted(ref) + "}"
         guard raw == expected else { return "the line is not exactly what dictee writes (extra or repeated text)" }
         if rule == "label" {
             guard name == nil else { return "a label line carries a first name" }
@@ -340,4 +374,7 @@ public enum AuditFile {
     }
 
     private static func quoted(_ s: String) -> String { JSONText.quoted(s) }
+
+    /// `["Inès","Noah"]`, `[]`.
+    private static func forField(_ names: [String]) -> String { "[" + names.map(quoted).joined(separator: ",") + "]" }
 }

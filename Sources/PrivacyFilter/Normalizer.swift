@@ -27,6 +27,56 @@ public enum Normalizer {
         split(prepare(text, invisibleSeparates: true))
     }
 
+    /// The tokens of `text` (exactly `tokens(text)`), and for each whether only invisible characters
+    /// (zero-width joiners, soft hyphens, bidirectional marks...) separate it from the next one:
+    /// `No\u{200D}ah` gives `No`, `ah` and `[true, false]`. The privacy filter reads such runs as one
+    /// word too, so that a child's name cannot hide behind an invisible character.
+    static func tokensWithGlue(_ text: String) -> (tokens: [Token], gluedToNext: [Bool]) {
+        // U+2029 stands for the invisible characters: white space to the time pattern, like " ".
+        let marker: Unicode.Scalar = "\u{2029}"
+        let prepared = prepare(text, invisibleSeparates: true, separator: marker)
+        var tokens: [Token] = []
+        var glued: [Bool] = []
+        var current = String.UnicodeScalarView()
+        enum Gap { case none, invisible, other }
+        var gap = Gap.other
+        func flush() {
+            guard !current.isEmpty else { return }
+            let word = String(current)
+            current = String.UnicodeScalarView()
+            let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            if !trimmed.isEmpty, trimmed.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                if !tokens.isEmpty, gap == .invisible, word.first != "-" { glued[glued.count - 1] = true }
+                tokens.append(Token(original: trimmed, folded: fold(trimmed)))
+                glued.append(false)
+                gap = word.last == "-" ? .other : .none
+            } else {
+                gap = .other
+            }
+        }
+        for scalar in prepared.unicodeScalars {
+            if scalar == "'" {
+                if !current.isEmpty {
+                    current.append("'")
+                    flush()
+                } else {
+                    gap = .other
+                }
+            } else if scalar == "-" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.append(scalar)
+            } else {
+                flush()
+                if scalar == marker {
+                    if gap == .none { gap = .invisible }
+                } else {
+                    gap = .other
+                }
+            }
+        }
+        flush()
+        return (tokens, glued)
+    }
+
     /// Token lists on which disqualifiers are searched: invisible characters read both as separators
     /// and as nothing (`hôpi\u{AD}tal` is `hôpital`); each list also with hyphenated words split
     /// (`Dr-Martin`), with runs of single letters joined (`I.R.M.` is `irm`); tokens folded through
@@ -87,7 +137,7 @@ public enum Normalizer {
 
     /// NFC, apostrophes and dashes unified, times removed, invisible characters turned into spaces
     /// (or removed), stray combining marks dropped.
-    static func prepare(_ text: String, invisibleSeparates: Bool) -> String {
+    static func prepare(_ text: String, invisibleSeparates: Bool, separator: Unicode.Scalar = " ") -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
             switch scalar {
@@ -98,10 +148,10 @@ public enum Normalizer {
             default:
                 switch scalar.properties.generalCategory {
                 case .format, .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
-                    if invisibleSeparates { out.append(" ") }
+                    if invisibleSeparates { out.append(separator) }
                 case .nonspacingMark, .enclosingMark, .spacingMark:
                     if (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value) {
-                        if invisibleSeparates { out.append(" ") }
+                        if invisibleSeparates { out.append(separator) }
                     }
                     // Other combining marks left after NFC are dropped.
                 default:

@@ -1,12 +1,31 @@
 @_spi(PrivacyFilter) import DicteeCore
 import Foundation
 
+/// A child of the family, as the privacy filter needs it: the state's id and the first name.
+///
+/// A title token equal to the first name (case and accents folded, look-alike letters and invisible
+/// characters read as `Normalizer.guardTokenLists` reads them for disqualifiers; whole tokens only,
+/// a hyphenated name being one token) makes the moment that child's (`Classification.children`),
+/// except in a friend slot (README, "The privacy filter").
+public struct FamilyMember: Hashable, Sendable {
+    /// The child's id in the state (`children.id`).
+    public var id: Int64
+    /// The first name as the parent registered it (`dictee child add`), e.g. `Inès`.
+    public var firstName: String
+
+    public init(id: Int64, firstName: String) {
+        self.id = id
+        self.firstName = firstName
+    }
+}
+
 /// What the privacy filter decided about one title (the `dictee classify` contract).
 public struct Classification: Hashable, Sendable {
     public enum Decision: String, Hashable, Sendable {
         /// A whitelist form matched and no disqualifier: the event may become a dictation.
         case moment
-        /// A disqualifier matched the title, the location or the description.
+        /// A disqualifier matched the title, the location or the description (rule `D..`), or a
+        /// parents' rule matched the title (rule `P..`: the parents' event, not a children's moment).
         case disqualified
         /// Nothing matched: the event keeps no name and waits for the parent.
         case unlabeled
@@ -17,20 +36,26 @@ public struct Classification: Hashable, Sendable {
     public var phrase: String?
     /// The captured first name or family word, for moments with a name only.
     public var firstName: String?
-    /// The rule id: a whitelist form (`M012`) or a disqualifier (`D07`); never the matched text.
+    /// The rule id: a whitelist form (`M012`), a disqualifier (`D07`) or a parents' rule (`P01`);
+    /// never the matched text.
     public var rule: String?
     /// The matched form (moments only), for the grammar of the phrase.
     public var form: Whitelist.Form?
+    /// The ids of the family's children the title names, sorted (moments only): "Judo Noah" is
+    /// Noah's moment only. Empty: the whole family's. A child's name in the friend slot ("Anniv de
+    /// Noah") does not count: that moment stays the family's, with the name in its phrase.
+    public var children: [Int64]
 
     static let unlabeled = Classification(decision: .unlabeled)
 
     init(decision: Decision, phrase: String? = nil, firstName: String? = nil, rule: String? = nil,
-         form: Whitelist.Form? = nil) {
+         form: Whitelist.Form? = nil, children: [Int64] = []) {
         self.decision = decision
         self.phrase = phrase
         self.firstName = firstName
         self.rule = rule
         self.form = form
+        self.children = children.sorted()
     }
 }
 
@@ -40,38 +65,77 @@ public struct Classification: Hashable, Sendable {
 /// 1. Text is normalised by `Normalizer` (NFC, folding, times removed, punctuation separates).
 /// 2. Disqualifiers are checked first, on the title, then the location, then the description, and
 ///    win over any form; within one text the earliest match wins, then the longest.
-/// 3. Forms match whole tokens (multi-token forms consecutive tokens): "ski" never matches
-///    "Kandinsky". The longest form wins; ties go to the earliest in the title.
-/// 4. Names are captured for forms with a name slot only: one capitalised given name (letters,
-///    accents, at most one inner hyphen, 2 to 20 letters) right after `de`/`d'` following the form,
-///    or directly after the form (slot `de`), or after `chez` (slot `chez`), where the lower-case
-///    family words mamie, papi, mamy, papy, tata, tonton, marraine, parrain are accepted too.
-/// 5. Anything else is unlabeled: no name is kept at all.
+/// 3. Parents' rules (`Whitelists/parents.txt`, `P01`...) are checked next, on the title only, matched
+///    as disqualifiers (hyphens inside a word aside): a meeting, a parents' outing, a custody
+///    hand-over is `.disqualified` with its `P..` rule, never a moment.
+/// 4. Forms match whole tokens (multi-token forms consecutive tokens; a hyphen inside a word does
+///    not count, `weekend` is `week-end`): "ski" never matches "Kandinsky". The longest form wins;
+///    on a tie, the `tie` column decides (a `generic` form loses, an `event` form wins), then the
+///    earliest in the title.
+/// 5. Names are captured for forms with a name slot only, in the slot: the token right after
+///    `de`/`d'` following the form, or directly after the form (slot `de`), or after `chez` (slot
+///    `chez`). A child of the family there (in any case, accents, look-alike letters or invisible
+///    characters) is written as the family registered the name; otherwise a capitalised given name
+///    (letters, accents, at most one inner hyphen, 2 to 20 letters), a lower-case name of
+///    `Whitelists/given-names.txt` (written as the list writes it: "anniv zoé" gives Zoé), or after
+///    `chez` the lower-case family words mamie, papi, mamy, papy, tata, tonton, marraine, parrain.
+///    Every captured name passes `acceptsName`.
+/// 6. A child's first name anywhere else in the title makes the moment that child's
+///    (`Classification.children`); the name never reaches the phrase. A child named in the slot
+///    ("Anniv de Noah": his own birthday) restricts nothing: the moment stays the family's, and the
+///    cards never offer Noah a moment whose slot holds his own name, so his sister may get it.
+/// 7. Anything else is unlabeled: no name is kept at all.
 public struct PrivacyFilter: Sendable {
     public let whitelist: Whitelist
+    /// The family's children, whose names decide whose a moment is.
+    public let family: [FamilyMember]
+    /// Per child: the name folded (`Normalizer.fold`) and its look-alike skeleton (`guardFold`).
+    private let familyKeys: [(member: FamilyMember, plain: String, skeleton: String)]
     private let formsByFirstToken: [String: [Whitelist.Form]]
     /// Every accepted spelling of a disqualifier's first word (plural, singular) -> disqualifiers.
     private let disqualifiersByFirstWord: [String: [Whitelist.Disqualifier]]
     /// Per disqualifier id, the accepted spellings of each of its words.
     private let disqualifierWordForms: [String: [Set<String>]]
+    /// The same for the parents' rules (hyphens inside words removed as well).
+    private let parentsByFirstWord: [String: [Whitelist.Disqualifier]]
+    private let parentWordForms: [String: [Set<String>]]
 
     /// Family words accepted after `chez` in lower case.
     public static let familyWords: Set<String> = [
         "mamie", "papi", "mamy", "papy", "tata", "tonton", "marraine", "parrain",
     ]
 
-    public init(whitelist: Whitelist = .bundled) {
+    /// - Parameters:
+    ///   - whitelist: the rules (the bundled `Whitelists/` files by default).
+    ///   - family: the family's children (ids and first names from the state); empty, every moment
+    ///     is the whole family's.
+    public init(whitelist: Whitelist = .bundled, family: [FamilyMember] = []) {
         self.whitelist = whitelist
-        formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { $0.tokens[0] })
+        self.family = family
+        familyKeys = family.map { ($0, Normalizer.fold($0.firstName), Normalizer.guardFold($0.firstName)) }
+        formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { Self.formKey($0.tokens[0]) })
+        (disqualifiersByFirstWord, disqualifierWordForms) = Self.index(whitelist.disqualifiers, hyphenFree: false)
+        (parentsByFirstWord, parentWordForms) = Self.index(whitelist.parentRules, hyphenFree: true)
+    }
+
+    private static func index(_ rules: [Whitelist.Disqualifier], hyphenFree: Bool)
+        -> ([String: [Whitelist.Disqualifier]], [String: [Set<String>]])
+    {
         var byFirst: [String: [Whitelist.Disqualifier]] = [:]
         var wordForms: [String: [Set<String>]] = [:]
-        for d in whitelist.disqualifiers {
-            let forms = d.tokens.map(Self.spellings)
+        for d in rules {
+            let forms = d.tokens.map { word in
+                hyphenFree ? spellings(word).union(spellings(formKey(word))) : spellings(word)
+            }
             wordForms[d.id] = forms
             for spelling in forms[0] { byFirst[spelling, default: []].append(d) }
         }
-        disqualifiersByFirstWord = byFirst
-        disqualifierWordForms = wordForms
+        return (byFirst, wordForms)
+    }
+
+    /// A folded token as forms compare it: hyphens inside a word do not count (`weekend`, `week-end`).
+    static func formKey(_ folded: String) -> String {
+        folded.contains("-") ? folded.replacingOccurrences(of: "-", with: "") : folded
     }
 
     /// Classifies one event's texts.
@@ -82,18 +146,38 @@ public struct PrivacyFilter: Sendable {
     public func classify(title: String, location: String = "", description: String = "")
         -> Classification
     {
-        let titleTokens = Normalizer.tokens(title)
         for text in [title, location, description] {
             if let d = firstDisqualifier(in: text) {
                 return Classification(decision: .disqualified, rule: d.id)
             }
         }
+        if let p = firstParentRule(in: title) {
+            return Classification(decision: .disqualified, rule: p.id)
+        }
+        let (titleTokens, glued) = Normalizer.tokensWithGlue(title)
         guard let (form, start) = bestForm(in: titleTokens) else { return .unlabeled }
-        let name = form.slot == .none
-            ? nil : capturedName(after: start + form.tokens.count, in: titleTokens, slot: form.slot)
+        let formRange = start..<(start + form.tokens.count)
+        // The children named anywhere, as runs of tokens (a run joins tokens that only invisible
+        // characters separate: `No\u{200D}ah`).
+        let named = childRuns(in: titleTokens, glued: glued)
+        var name: String?
+        var slotRun: ClosedRange<Int>?
+        if let p = slotPosition(after: formRange.upperBound, in: titleTokens, slot: form.slot) {
+            if let hit = named.filter({ $0.run.lowerBound == p }).max(by: { $0.run.count < $1.run.count }) {
+                // A child of the family in the slot: written as the family registered the name.
+                slotRun = hit.run
+                name = acceptsName(hit.member.firstName) ? hit.member.firstName : nil
+            } else if !named.contains(where: { $0.run.contains(p) }) {
+                // Never a piece of a child's name that invisible characters cut.
+                name = capturedName(at: p, in: titleTokens, glued: glued, slot: form.slot)
+            }
+        }
+        let children = Set(named.filter { hit in
+            !hit.run.overlaps(formRange) && !(slotRun.map { $0.overlaps(hit.run) } ?? false)
+        }.map(\.member.id))
         return Classification(
             decision: .moment, phrase: Self.render(form.phrase, slot: form.slot, name: name),
-            firstName: name, rule: form.id, form: form)
+            firstName: name, rule: form.id, form: form, children: Array(children))
     }
 
     /// The decision for an occurrence: a `Moment`, or why not.
@@ -114,7 +198,8 @@ public struct PrivacyFilter: Sendable {
             return .moment(Moment(
                 phrase: c.phrase!, basePhrase: form.phrase, grammar: form.grammar,
                 firstName: c.firstName, rule: form.id, eventReference: occurrence.eventReference,
-                start: occurrence.start, end: occurrence.end, isRecurring: occurrence.isRecurring))
+                start: occurrence.start, end: occurrence.end, isRecurring: occurrence.isRecurring,
+                children: c.children))
         case .disqualified:
             return .disqualified(rule: c.rule!)
         case .unlabeled:
@@ -125,9 +210,17 @@ public struct PrivacyFilter: Sendable {
     /// Checks a parent's label for an unlabeled event and makes it a moment. The label is the
     /// parent's own words: it is normalised (`normalisedLabel`) and refused when it contains a
     /// disqualifier (matched as in titles), when it is empty, or longer than 60 code points.
+    /// - Parameters:
+    ///   - label: the parent's words, e.g. "la sortie au parc".
+    ///   - eventReference, start, end, isRecurring: the occurrence's.
+    ///   - grammar: gender, number and head noun the parent chose; `nil`: a matching whitelist
+    ///     form's, else masculine singular with the last word as head noun.
+    ///   - kind: the library kind (`sortie`, `fete`, `general`...), stored with the moment.
+    ///   - children: the ids of the children the label is for; empty: the whole family's.
+    /// - Returns: the moment (rule `label`), or why the label was refused.
     public func moment(
         label: String, eventReference: EventReference, start: EventTime, end: EventTime,
-        isRecurring: Bool
+        isRecurring: Bool, grammar: PhraseGrammar? = nil, kind: String? = nil, children: [Int64] = []
     ) -> Result<Moment, LabelError> {
         let text = Self.normalisedLabel(label)
         guard !text.isEmpty else { return .failure(.empty) }
@@ -136,12 +229,13 @@ public struct PrivacyFilter: Sendable {
         // The parent's phrase: its head noun is its last word, gender and number unknown (masculine
         // singular is the neutral French default); a matching form gives the real grammar.
         let form = bestForm(in: Normalizer.tokens(text))?.form
-        let grammar = form?.grammar
+        let grammar = grammar ?? form?.grammar
             ?? PhraseGrammar(gender: .masculine, number: .singular,
                              headNoun: Normalizer.tokens(text).last?.original ?? text)
         return .success(Moment(
             phrase: text, basePhrase: text, grammar: grammar, firstName: nil, rule: "label",
-            eventReference: eventReference, start: start, end: end, isRecurring: isRecurring))
+            eventReference: eventReference, start: start, end: end, isRecurring: isRecurring,
+            children: children, kind: kind))
     }
 
     /// A parent's label as stored: NFC, invisible and control characters (bidirectional marks,
@@ -169,12 +263,33 @@ public struct PrivacyFilter: Sendable {
         return found
     }
 
+    /// The first parents' rule in a title (`Whitelists/parents.txt`): matched as disqualifiers are,
+    /// on `Normalizer.guardTokenLists` and also with the hyphens inside words removed.
+    func firstParentRule(in title: String) -> Whitelist.Disqualifier? {
+        guard !title.isEmpty, !whitelist.parentRules.isEmpty else { return nil }
+        let key = "P" + whitelist.parentsDigest + "\u{0}" + title
+        if let known = DisqualifierCache.shared.value(for: key) {
+            return known.flatMap { id in whitelist.parentRules.first { $0.id == id } }
+        }
+        var lists = Normalizer.guardTokenLists(title)
+        lists += lists.map { $0.map(Self.formKey) }
+        let found = search(lists, byFirstWord: parentsByFirstWord, wordForms: parentWordForms)
+        DisqualifierCache.shared.store(found?.id, for: key)
+        return found
+    }
+
     private func searchDisqualifier(in text: String) -> Whitelist.Disqualifier? {
-        for tokens in Normalizer.guardTokenLists(text) {
+        search(Normalizer.guardTokenLists(text), byFirstWord: disqualifiersByFirstWord, wordForms: disqualifierWordForms)
+    }
+
+    private func search(
+        _ lists: [[String]], byFirstWord: [String: [Whitelist.Disqualifier]], wordForms: [String: [Set<String>]]
+    ) -> Whitelist.Disqualifier? {
+        for tokens in lists {
             for i in tokens.indices {
-                guard let candidates = disqualifiersByFirstWord[tokens[i]] else { continue }
+                guard let candidates = byFirstWord[tokens[i]] else { continue }
                 let hits = candidates.filter { d in
-                    guard i + d.tokens.count <= tokens.count, let forms = disqualifierWordForms[d.id] else {
+                    guard i + d.tokens.count <= tokens.count, let forms = wordForms[d.id] else {
                         return false
                     }
                     return forms.indices.allSatisfy { forms[$0].contains(tokens[i + $0]) }
@@ -216,12 +331,19 @@ public struct PrivacyFilter: Sendable {
             && !whitelist.registerWords.contains(plain)
     }
 
+    /// The longest form; on equal length the higher `tie` rank, then the earliest in the title.
     private func bestForm(in tokens: [Token]) -> (form: Whitelist.Form, start: Int)? {
         var best: (form: Whitelist.Form, start: Int)?
         for i in tokens.indices {
-            guard let candidates = formsByFirstToken[tokens[i].folded] else { continue }
+            guard let candidates = formsByFirstToken[Self.formKey(tokens[i].folded)] else { continue }
             for form in candidates where matches(form.tokens, tokens, at: i) {
-                if best == nil || form.tokens.count > best!.form.tokens.count {
+                guard let current = best else {
+                    best = (form, i)
+                    continue
+                }
+                if form.tokens.count > current.form.tokens.count
+                    || form.tokens.count == current.form.tokens.count && form.tie.rank > current.form.tie.rank
+                {
                     best = (form, i)
                 }
             }
@@ -231,28 +353,72 @@ public struct PrivacyFilter: Sendable {
 
     private func matches(_ pattern: [String], _ tokens: [Token], at i: Int) -> Bool {
         guard i + pattern.count <= tokens.count else { return false }
-        for k in pattern.indices where tokens[i + k].folded != pattern[k] { return false }
+        for k in pattern.indices where Self.formKey(tokens[i + k].folded) != Self.formKey(pattern[k]) { return false }
         return true
     }
 
-    private func capturedName(after end: Int, in tokens: [Token], slot: Whitelist.NameSlot) -> String? {
+    /// The index of the name slot's token: after `de`/`d'` or directly after the form (slot `de`),
+    /// after `chez` (slot `chez`).
+    private func slotPosition(after end: Int, in tokens: [Token], slot: Whitelist.NameSlot) -> Int? {
         guard end < tokens.count else { return nil }
         switch slot {
         case .none:
             return nil
         case .de:
-            let next = tokens[end]
-            if next.folded == "de" || next.folded == "d'" {
-                guard end + 1 < tokens.count else { return nil }
-                return acceptsName(tokens[end + 1].original) ? tokens[end + 1].original : nil
+            if tokens[end].folded == "de" || tokens[end].folded == "d'" {
+                return end + 1 < tokens.count ? end + 1 : nil
             }
-            return acceptsName(next.original) ? next.original : nil
+            return end
         case .chez:
-            guard tokens[end].folded == "chez", end + 1 < tokens.count else { return nil }
-            let candidate = tokens[end + 1].original
-            if Self.familyWords.contains(candidate) { return candidate }
-            return acceptsName(candidate) ? candidate : nil
+            return tokens[end].folded == "chez" && end + 1 < tokens.count ? end + 1 : nil
         }
+    }
+
+    /// The friend's name in the slot at `p` (not a child of the family): a family word after
+    /// `chez`, a capitalised given name, or a lower-case name of `given-names.txt` written as the
+    /// list writes it; always through `acceptsName`. A token that invisible characters glue to the
+    /// next one is not a whole name.
+    private func capturedName(at p: Int, in tokens: [Token], glued: [Bool], slot: Whitelist.NameSlot) -> String? {
+        guard !glued[p] else { return nil }
+        let candidate = tokens[p].original
+        if slot == .chez, Self.familyWords.contains(candidate) { return candidate }
+        if Self.isGivenName(candidate) { return acceptsName(candidate) ? candidate : nil }
+        guard candidate.unicodeScalars.allSatisfy({ $0 == "-" || $0.properties.isLowercase && Self.isLatinLetter($0) }),
+            let listed = whitelist.givenNames[candidate] ?? whitelist.givenNamesFolded[tokens[p].folded]
+        else { return nil }
+        return acceptsName(listed) ? listed : nil
+    }
+
+    /// Every run of tokens that names a child of the family: a single token, or tokens only
+    /// invisible characters separate. A word of Latin letters is compared folded (case, accents);
+    /// anything else (another script, digits, compatibility forms, a glued run) through the
+    /// look-alike skeleton (`Normalizer.guardFold`), as disqualifiers are.
+    private func childRuns(in tokens: [Token], glued: [Bool]) -> [(run: ClosedRange<Int>, member: FamilyMember)] {
+        guard !familyKeys.isEmpty else { return [] }
+        var hits: [(run: ClosedRange<Int>, member: FamilyMember)] = []
+        var unitStart = 0
+        for end in tokens.indices where !glued[end] {
+            // tokens[unitStart...end] is one unit; every run inside it is a candidate.
+            for i in unitStart...end {
+                var joined = ""
+                for j in i...end {
+                    joined += tokens[j].original
+                    let plainLatin = i == j && joined.unicodeScalars.allSatisfy { $0 == "-" || Self.isLatinLetter($0) }
+                    let folded = Normalizer.fold(joined)
+                    // Skeletons of the folded word and of the word as written: a Greek capital Nu
+                    // lower-cases to a letter that looks like v, not like n.
+                    let skeletons: Set<String> = plainLatin
+                        ? [] : [Normalizer.guardFold(joined), Normalizer.fold(Confusables.skeleton(joined))]
+                    for key in familyKeys
+                    where plainLatin ? folded == key.plain : (skeletons.contains(key.skeleton) || skeletons.contains(key.plain) || folded == key.plain)
+                    {
+                        hits.append((i...j, key.member))
+                    }
+                }
+            }
+            unitStart = end + 1
+        }
+        return hits
     }
 
     /// A capitalised given name, checked code point by code point: Latin letters only (ASCII,

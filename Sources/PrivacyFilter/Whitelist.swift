@@ -2,9 +2,11 @@ import DicteeCore
 import Foundation
 
 /// The privacy filter's rules, read from the plain-text files an auditor reads in `Whitelists/`:
-/// `moments.tsv` (the closed whitelist of canonical French moments) and `disqualifiers.txt` (words
-/// that make an event sensitive). Deny by default: an event passes only through a form of the
-/// whitelist; disqualifiers are checked first and win (Docs/style.md, Privacy filter).
+/// `moments.tsv` (the closed whitelist of canonical French moments), `disqualifiers.txt` (words
+/// that make an event sensitive), `parents.txt` (words that make an event the parents' own) and
+/// `given-names.txt` (first names that may be captured in lower case). Deny by default: an event
+/// passes only through a form of the whitelist; disqualifiers are checked first and win, then the
+/// parents' rules (Docs/style.md, Privacy filter).
 public struct Whitelist: Sendable {
     /// One surface form of the whitelist, e.g. `anniv` -> `l'anniversaire`.
     public struct Form: Hashable, Sendable {
@@ -19,6 +21,27 @@ public struct Whitelist: Sendable {
         public var slot: NameSlot
         /// `form`, tokenized and folded.
         public var tokens: [String]
+        /// How the form fares when another form of the same length matches the same title.
+        public var tie: Tie = .normal
+    }
+
+    /// The `tie` column of `moments.tsv`: when two forms of the same length (in tokens) match one
+    /// title, a `generic` form (`sortie`, `balade`: the phrase says less than the other form's) loses,
+    /// an `event` form (`match`, `tournoi`: not a training) wins, and between equals the earliest in
+    /// the title wins. "Sortie vélo" is "la balade à vélo", "Match basket" is "le match".
+    public enum Tie: String, Hashable, Sendable {
+        case generic
+        case normal = "-"
+        case event
+
+        /// Higher wins a tie.
+        var rank: Int {
+            switch self {
+            case .generic: return 0
+            case .normal: return 1
+            case .event: return 2
+            }
+        }
     }
 
     /// Where a captured name goes: "l'anniversaire de Tom", "les vacances chez mamie".
@@ -37,26 +60,45 @@ public struct Whitelist: Sendable {
 
     public var forms: [Form]
     public var disqualifiers: [Disqualifier]
+    /// The parents' rules of `parents.txt` (ids `P01`...), shaped and matched like disqualifiers but on
+    /// the title only: a title with one of them is the parents' event, never a children's moment.
+    public var parentRules: [Disqualifier] = []
+    /// `given-names.txt`: lower-cased spelling -> the list's spelling (`zoé` -> `Zoé`).
+    public var givenNames: [String: String] = [:]
+    /// The same names keyed by `Normalizer.fold` (`zoe` -> `Zoé`), for titles written without accents.
+    var givenNamesFolded: [String: String] = [:]
     /// Forbidden-register words (`registers.txt`), folded: never accepted as a captured name.
     public var registerWords: Set<String> = []
     /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
     /// audit file records both so that an auditor can check which rules produced a moment.
     public var momentsDigest: String
     public var disqualifiersDigest: String
+    /// SHA-256 (hex) of `parents.txt` (not in the audit header, whose format is fixed).
+    public var parentsDigest: String = ""
 
-    /// Parses the two files' contents.
+    /// Parses the files' contents.
+    /// - Parameters:
+    ///   - moments: `moments.tsv`: a header row, then `id form phrase gender number head slot tie`
+    ///     rows (the `tie` column may be left out: `-`).
+    ///   - disqualifiers: `disqualifiers.txt` (`id<TAB>entry` lines, `#` comments).
+    ///   - registers: `registers.txt` (`category<TAB>word` lines), optional.
+    ///   - parents: `parents.txt` (`id<TAB>entry` lines, `#` comments), optional.
+    ///   - givenNames: `given-names.txt` (one name a line, `#` comments), optional.
     /// - Throws: `WhitelistError` naming the file and line of a malformed row or a duplicate id.
-    /// - Parameter registers: `registers.txt` (`category<TAB>word` lines), optional.
-    public init(moments: String, disqualifiers: String, registers: String = "") throws(WhitelistError) {
+    public init(
+        moments: String, disqualifiers: String, registers: String = "", parents: String = "",
+        givenNames: String = ""
+    ) throws(WhitelistError) {
         var forms: [Form] = []
         var seen = Set<String>()
         for (k, line) in Self.lines(moments).enumerated() {
             let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if row.isEmpty || row.hasPrefix("#") || k == 0 && row.hasPrefix("id\t") { continue }
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 7,
+            guard f.count == 7 || f.count == 8,
                 let gender = Gender(rawValue: f[3]), let number = PhraseGrammar.Number(rawValue: f[4]),
-                let slot = NameSlot(rawValue: f[6]), !f[1].isEmpty, !f[2].isEmpty
+                let slot = NameSlot(rawValue: f[6]), !f[1].isEmpty, !f[2].isEmpty,
+                let tie = f.count == 8 ? Tie(rawValue: f[7]) : .normal
             else { throw .malformed(file: "moments.tsv", line: k + 1) }
             guard seen.insert(f[0]).inserted else { throw .duplicateID(file: "moments.tsv", id: f[0]) }
             let tokens = Normalizer.tokens(f[1]).map(\.folded)
@@ -64,27 +106,44 @@ public struct Whitelist: Sendable {
             forms.append(Form(
                 id: f[0], form: f[1], phrase: f[2],
                 grammar: PhraseGrammar(gender: gender, number: number, headNoun: f[5]), slot: slot,
-                tokens: tokens))
-        }
-        var found: [Disqualifier] = []
-        for (k, line) in Self.lines(disqualifiers).enumerated() {
-            let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-            if row.isEmpty || row.hasPrefix("#") { continue }
-            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
-            guard seen.insert(f[0]).inserted else { throw .duplicateID(file: "disqualifiers.txt", id: f[0]) }
-            let tokens = Normalizer.tokens(f[1]).map { Normalizer.guardFold($0.original) }
-            guard !tokens.isEmpty else { throw .malformed(file: "disqualifiers.txt", line: k + 1) }
-            found.append(Disqualifier(id: f[0], text: f[1], tokens: tokens))
+                tokens: tokens, tie: tie))
         }
         self.forms = forms
-        self.disqualifiers = found
+        self.disqualifiers = try Self.rules(disqualifiers, file: "disqualifiers.txt", seen: &seen)
+        self.parentRules = try Self.rules(parents, file: "parents.txt", seen: &seen)
+        var names: [String: String] = [:]
+        var folded: [String: String] = [:]
+        for line in Self.lines(givenNames) {
+            let name = line.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+            if name.isEmpty || name.hasPrefix("#") { continue }
+            if names[name.lowercased()] == nil { names[name.lowercased()] = name }
+            if folded[Normalizer.fold(name)] == nil { folded[Normalizer.fold(name)] = name }
+        }
+        self.givenNames = names
+        self.givenNamesFolded = folded
         for line in Self.lines(registers) where !line.hasPrefix("#") {
             let f = line.split(separator: "\t")
             if f.count == 2 { registerWords.insert(Normalizer.fold(String(f[1]).trimmingCharacters(in: .whitespaces))) }
         }
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
+        self.parentsDigest = SHA256.hex(Array(parents.utf8))
+    }
+
+    /// `id<TAB>entry` rows (disqualifiers, parents' rules), tokens folded with `Normalizer.guardFold`.
+    private static func rules(_ text: String, file: String, seen: inout Set<String>) throws(WhitelistError) -> [Disqualifier] {
+        var found: [Disqualifier] = []
+        for (k, line) in lines(text).enumerated() {
+            let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            if row.isEmpty || row.hasPrefix("#") { continue }
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: file, line: k + 1) }
+            guard seen.insert(f[0]).inserted else { throw .duplicateID(file: file, id: f[0]) }
+            let tokens = Normalizer.tokens(f[1]).map { Normalizer.guardFold($0.original) }
+            guard !tokens.isEmpty else { throw .malformed(file: file, line: k + 1) }
+            found.append(Disqualifier(id: f[0], text: f[1], tokens: tokens))
+        }
+        return found
     }
 
     /// Lines split on the line feed scalar (a CRLF file stays one row per line).
@@ -109,7 +168,8 @@ public struct Whitelist: Sendable {
         do {
             return try Whitelist(
                 moments: WhitelistFiles.moments, disqualifiers: WhitelistFiles.disqualifiers,
-                registers: WhitelistFiles.registers)
+                registers: WhitelistFiles.registers, parents: WhitelistFiles.parents,
+                givenNames: WhitelistFiles.givenNames)
         } catch {
             fatalError("the embedded whitelist is malformed: \(error)")
         }

@@ -43,16 +43,16 @@ struct AuditFileTests {
     }
 
     @Test("tampered lines are reported by number", arguments: [
-        (#"{"date":"2026-12-01","phrase":"Anniv de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab"}"#, "phrase is not what rule"),
-        (#"{"date":"2026-12-01","phrase":"l'anniversaire de Tom","first_name":"Tom","rule":"M005","event_ref":"ev-0123456789ab","title":"x"}"#, "keys other than"),
-        (#"{"date":"2026-12-01","phrase":"l'anniversaire de tom chez le dentiste","first_name":"tom chez le dentiste","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
-        (#"{"date":"2026-12-01","phrase":"l'anniversaire d'Hôpital","first_name":"Hôpital","rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
-        (#"{"date":"2026-12-01","phrase":"Chimio","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
-        (#"{"date":"2026-12-01", "phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
-        (#"{"date":"2026-02-30","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"ev-0123456789ab"}"#, "date is not"),
-        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"rule":"M001","event_ref":"Piscine avec Tom"}"#, "event_ref"),
-        (#"{"date":"2026-12-01","phrase":"rdv chez le notaire","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#, "not a label the parent gave"),
-        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"rule":"M999","event_ref":"ev-0123456789ab"}"#, "not a whitelist id"),
+        (#"{"date":"2026-12-01","phrase":"Anniv de Tom","first_name":"Tom","for":[],"rule":"M005","event_ref":"ev-0123456789ab"}"#, "phrase is not what rule"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire de Tom","first_name":"Tom","for":[],"rule":"M005","event_ref":"ev-0123456789ab","title":"x"}"#, "keys other than"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire de tom chez le dentiste","first_name":"tom chez le dentiste","for":[],"rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
+        (#"{"date":"2026-12-01","phrase":"l'anniversaire d'Hôpital","first_name":"Hôpital","for":[],"rule":"M005","event_ref":"ev-0123456789ab"}"#, "first_name is not a name the filter captures"),
+        (#"{"date":"2026-12-01","phrase":"Chimio","phrase":"la sortie piscine","first_name":null,"for":[],"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
+        (#"{"date":"2026-12-01", "phrase":"la sortie piscine","first_name":null,"for":[],"rule":"M001","event_ref":"ev-0123456789ab"}"#, "not exactly what dictee writes"),
+        (#"{"date":"2026-02-30","phrase":"la sortie piscine","first_name":null,"for":[],"rule":"M001","event_ref":"ev-0123456789ab"}"#, "date is not"),
+        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"for":[],"rule":"M001","event_ref":"Piscine avec Tom"}"#, "event_ref"),
+        (#"{"date":"2026-12-01","phrase":"rdv chez le notaire","first_name":null,"for":[],"rule":"label","event_ref":"ev-0123456789ab"}"#, "not a label the parent gave"),
+        (#"{"date":"2026-12-01","phrase":"la sortie piscine","first_name":null,"for":[],"rule":"M999","event_ref":"ev-0123456789ab"}"#, "not a whitelist id"),
         ("Dentiste Léa 14h", "not a JSON object"),
     ])
     func tampered(_ line: String, _ reason: String) {
@@ -66,7 +66,7 @@ struct AuditFileTests {
 
     @Test("a parent's label verifies when the state knows it")
     func labels() {
-        let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"rule":"label","event_ref":"ev-0123456789ab"}"#
+        let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"for":[],"rule":"label","event_ref":"ev-0123456789ab"}"#
         var one = entries()
         one.removeLast(4)
         let text = render(one).replacingOccurrences(of: "\"moments\":1,", with: "\"moments\":2,") + line + "\n"

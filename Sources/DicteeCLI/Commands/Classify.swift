@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import PrivacyFilter
+import Store
 
 extension Dictee {
     /// `dictee classify [--json] TITLE...` (or one title per line on stdin): what the privacy
@@ -8,26 +9,35 @@ extension Dictee {
     ///
     /// JSON contract (later checks rely on it exactly): one object per title, one per line,
     /// `{"decision": "moment"|"disqualified"|"unlabeled", "phrase": string|null,
-    ///   "first_name": string|null, "rule": string|null}`.
+    ///   "first_name": string|null, "rule": string|null}`; when the state holds children, also
+    /// `"for": [first names]` (the children the title names; `[]` for the whole family's).
+    ///
+    /// The state is `--state PATH` (which must exist), else the default state when it exists; it is
+    /// only read, never created.
     struct Classify: Command {
         static let name = "classify"
         static let summary = "show what the privacy filter decides for event titles"
         static let options = OptionSpec(valued: [], flags: ["json"])
         static let help = """
-            usage: dictee classify [--json] TITLE...
-                   dictee classify [--json] < titles.txt      (one title per line)
+            usage: dictee [--state PATH] classify [--json] TITLE...
+                   dictee [--state PATH] classify [--json] < titles.txt      (one title per line)
 
             Shows what the privacy filter decides for each title: a moment (a canonical phrase
             from the closed whitelist, with at most one captured first name), disqualified (a
-            sensitive word: the rule id is shown, never the word), or unlabeled (no name kept).
+            sensitive word, rule D.., or a parents' event, rule P..: the rule id is shown, never
+            the word), or unlabeled (no name kept). With a state that holds children (--state
+            PATH, or the default state when it exists; never created), also whose moment it is:
+            a child's first name in the title makes it that child's only.
 
             options:
               --json   one JSON object per line:
                        {"decision": "moment"|"disqualified"|"unlabeled",
                         "phrase": string|null, "first_name": string|null, "rule": string|null}
+                       and, with children in the state, "for": [first names] ([] = the family's)
 
             example:
               dictee classify "Anniv de Tom" "Piscine 10h avec Tom" "Dentiste Léa"
+              dictee --state family.sqlite classify --json "Judo Noah"
 
             """
 
@@ -42,21 +52,29 @@ extension Dictee {
                     .map { String(String.UnicodeScalarView($0)).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }
                 if titles.last == "" { titles.removeLast() }
             }
-            let filter = PrivacyFilter()
+            let family = try Self.family(context)
+            let filter = PrivacyFilter(family: family)
+            let names = Dictionary(family.map { ($0.id, $0.firstName) }, uniquingKeysWith: { a, _ in a })
             let json = arguments.flags.contains("json")
             for title in titles {
                 let c = filter.classify(title: title)
+                let owners = c.children.compactMap { names[$0] }
                 if json {
-                    context.output.line(JSONWriter.object([
+                    var fields: [(String, JSONWriter.Value)] = [
                         ("decision", .string(c.decision.rawValue)),
                         ("phrase", c.phrase.map(JSONWriter.Value.string) ?? .null),
                         ("first_name", c.firstName.map(JSONWriter.Value.string) ?? .null),
                         ("rule", c.rule.map(JSONWriter.Value.string) ?? .null),
-                    ]))
+                    ]
+                    if !family.isEmpty {
+                        fields.append(("for", .raw("[" + owners.map(JSONWriter.quoted).joined(separator: ",") + "]")))
+                    }
+                    context.output.line(JSONWriter.object(fields))
                 } else {
                     switch c.decision {
                     case .moment:
-                        context.output.line("moment        \(c.rule!)  \(c.phrase!)")
+                        let owner = family.isEmpty ? "" : "  (for " + (owners.isEmpty ? "the family" : owners.joined(separator: ", ")) + ")"
+                        context.output.line("moment        \(c.rule!)  \(c.phrase!)\(owner)")
                     case .disqualified:
                         context.output.line("disqualified  \(c.rule!)")
                     case .unlabeled:
@@ -65,6 +83,17 @@ extension Dictee {
                 }
             }
             return .ok
+        }
+
+        /// The state's children: from `--state PATH` (65 when it does not exist), else from the
+        /// default state when it exists; never a new state.
+        static func family(_ context: CommandContext) throws(CommandFailure) -> [FamilyMember] {
+            guard context.statePath != nil || FileManager.default.fileExists(atPath: StateOptions.path(context)) else {
+                return []
+            }
+            let store = try StateOptions.open(context, create: false)
+            let children = try state { () throws(StateError) in try store.children() }
+            return children.compactMap { child in child.id.map { FamilyMember(id: $0, firstName: child.firstName) } }
         }
     }
 }
