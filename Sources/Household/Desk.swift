@@ -69,7 +69,7 @@ public enum Desk {
     /// Every stored moment as a card candidate, its start placed in `zone`.
     static func cardMoments(_ store: StateStore, zone: CalendarZone) throws(StateError) -> [CardMoment] {
         try store.moments().map { m in
-            let moment = MomentPhrase(phrase: m.phrase, grammar: m.grammar, friendName: m.firstName)
+            let moment = MomentPhrase(phrase: m.phrase, grammar: m.grammar, friendName: m.firstName, kind: m.kind)
             return CardMoment(key: m.occurrenceKey, moment: moment, start: m.start, startSeconds: zone.seconds(of: m.start),
                               end: m.end, endSeconds: zone.seconds(of: m.end), isRecurring: m.isRecurring, children: m.children)
         }

@@ -42,15 +42,19 @@ public struct IngestRun: Sendable {
         var read: IngestResult?
         quietly { read = CalendarReader(zone: zone, window: window).read(paths: sources) }
         let result = read ?? CalendarReader(zone: zone, window: window).read(paths: sources)
-        let filter = PrivacyFilter()
         let labels: [EventReference: StoredLabel]
         let rejected: Set<EventReference>
+        let family: [FamilyMember]
         do {
             labels = try store.labels()
             rejected = try store.rejectedEvents()
+            // The children's first names are the only thing the filter learns from the state:
+            // a title naming a child makes a moment of that child only.
+            family = try store.children().compactMap { c in c.id.map { FamilyMember(id: $0, firstName: c.firstName) } }
         } catch {
             throw .state(error)
         }
+        let filter = PrivacyFilter(family: family)
 
         var decisions: [(decision: OccurrenceDecision, source: String)] = []
         var entries: [AuditFile.Entry] = []
@@ -77,7 +81,8 @@ public struct IngestRun: Sendable {
                                       isRecurring: occurrence.isRecurring)
                 if let label = labels[ref], case .success(let m) = filter.moment(
                     label: label.text, eventReference: ref, start: occurrence.start,
-                    end: occurrence.end, isRecurring: occurrence.isRecurring)
+                    end: occurrence.end, isRecurring: occurrence.isRecurring,
+                    grammar: label.grammar, kind: label.kind, children: label.children)
                 {
                     decision = .moment(m)
                 }
@@ -85,7 +90,7 @@ public struct IngestRun: Sendable {
             switch decision {
             case .moment(let m):
                 counts.moments += 1
-                entries.append(AuditFile.Entry(moment: m, date: zone.date(of: m.start).description))
+                entries.append(AuditFile.Entry(moment: m, date: zone.date(of: m.start).description, family: family))
             case .disqualified: counts.disqualified += 1
             case .unlabeled:
                 counts.unlabeled += 1

@@ -33,12 +33,15 @@ extension Dictee {
                 throw CommandFailure(.dataError, "\(path): cannot read the audit file")
             }
             var labels = Set<String>()
+            // The state's children: every name in a line's "for" must be one of them.
+            var children: Set<String>?
             if arguments.flags.contains("verify") {
                 // The parent's labels come from the state; an auditor on another machine has none,
                 // and then only label lines fail.
                 if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
                     let store = try StateOptions.open(context, create: false)
                     labels = Set(try state { () throws(StateError) in try store.labels().values.map(\.text) })
+                    children = Set(try state { () throws(StateError) in try store.children().map(\.firstName) })
                 } else if context.statePath?.isEmpty == true {
                     throw CommandFailure(.usage, "--state needs a file path")
                 } else {
@@ -46,7 +49,7 @@ extension Dictee {
                 }
             }
             let report = AuditFile.verify(
-                String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels)
+                String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels, children: children)
             let verify = arguments.flags.contains("verify")
             if arguments.flags.contains("json") {
                 var fields: [(String, JSONWriter.Value)] = [("moments", .int(report.lines))]

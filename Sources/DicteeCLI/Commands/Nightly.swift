@@ -126,13 +126,14 @@ extension Dictee {
         /// What the parent can do about a moment without a text.
         static func hint(for m: MomentWithoutText) -> String {
             if m.isLabel {
-                return "give the label of \(m.event) a kind or shorter words, e.g. dictee suggestions label ID \"…\" --kind sortie "
-                    + "(kinds: \(LabelPhrase.kinds.joined(separator: ", "))), or reject it: dictee suggestions reject ID"
+                return "find the label of \(m.event) with 'dictee suggestions list --all', take it back "
+                    + "('dictee suggestions unlabel ID') and label it again with other words or a kind, e.g. --kind sortie "
+                    + "(kinds: \(LabelPhrase.kinds.joined(separator: ", "))), or reject it ('dictee suggestions reject ID')"
             }
             if m.textsFit {
                 return "check the validator on a text: dictee check --child NAME --moment PHRASE FILE (Grammalecte and Hunspell must work)"
             }
-            return "no handwritten text fits this moment at the child's grade; reject it: dictee suggestions reject ID"
+            return "no handwritten text of the child's grade fits this moment yet; the other moments still get cards"
         }
 
         /// `text` without its final line feeds.

@@ -136,27 +136,43 @@ extension Dictee {
             return found
         }
 
-        /// Labels suggestion `id`: checks the phrase, then stores it for the children `names`
-        /// (a `--for` value; `nil`: the whole family) with `kind` (`nil`: inferred).
+        /// Labels suggestion `id`: checks the phrase (`Labels.check`: the privacy filter, French
+        /// grammar from Lexique, registers, kind), then stores it with what was derived, for the
+        /// children `names` (a `--for` value; `nil`: the whole family) with `kind` (`nil`:
+        /// inferred from the head noun). A refusal stores nothing (exit 65).
         static func label(id: Int64, text: String, for names: String? = nil, kind: String? = nil, store: StateStore, context: CommandContext) throws(CommandFailure) -> ExitCode {
-            let filter = PrivacyFilter()
             let suggestion: Suggestion
+            let family: [Child]
             do throws(StateError) {
                 guard let s = try store.suggestion(id: id) else { throw .unknownSuggestion(id) }
+                guard s.status == .pending else { throw .suggestionNotPending(id, status: s.status.rawValue) }
                 suggestion = s
+                family = try store.children()
             } catch {
                 throw CommandFailure(error)
             }
             let owners = try children(names, store: store)
-            let stored = StoredLabel(text: PrivacyFilter.normalisedLabel(text), children: owners.compactMap(\.id))
+            let lexicon = try household { () throws(HouseholdError) in try Labels.lexicon(environment: context.environment) }
+            // Names a label may hold: the children's first names and the given names the filter knows.
+            let known = Set(family.map(\.firstName)).union(Whitelist.bundled.givenNames.values)
+            let checked: CheckedLabel
+            switch Labels.check(text, kind: kind, names: known, lexicon: lexicon) {
+            case .success(let c): checked = c
+            case .failure(let refusal):
+                throw CommandFailure(.dataError, "the label is refused: \(refusal.description)",
+                                     hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
+            }
+            let stored = StoredLabel(text: checked.phrase, grammar: checked.grammar, kind: checked.kind,
+                                     children: owners.compactMap(\.id))
+            let filter = PrivacyFilter()
             var moments: [Moment] = []
             for occurrence in suggestion.occurrences {
-                switch filter.moment(label: text, eventReference: suggestion.eventReference,
-                                     start: occurrence.start, end: occurrence.end,
-                                     isRecurring: suggestion.isRecurring) {
+                switch filter.moment(label: stored.text, eventReference: suggestion.eventReference,
+                                     start: occurrence.start, end: occurrence.end, isRecurring: suggestion.isRecurring,
+                                     grammar: stored.grammar, kind: stored.kind, children: stored.children) {
                 case .success(let m): moments.append(m)
                 case .failure(let error):
-                    throw CommandFailure(.dataError, error.description)
+                    throw CommandFailure(.dataError, "the label is refused: \(error.description)")
                 }
             }
             do { try store.label(suggestion: id, label: stored, moments: moments) } catch {
@@ -164,7 +180,7 @@ extension Dictee {
             }
             let forWhom = owners.isEmpty ? "the whole family" : owners.map(\.firstName).joined(separator: ", ")
             let count = "\(moments.count) \(moments.count == 1 ? "occurrence" : "occurrences")"
-            context.output.line("labeled \(id): \(stored.text) (for \(forWhom); \(count))")
+            context.output.line("labeled \(id): \(stored.text) (\(checked.kind), for \(forWhom); \(count))")
             return .ok
         }
 
