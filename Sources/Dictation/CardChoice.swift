@@ -113,20 +113,25 @@ public enum CardChoice {
     /// 1. a multi-day moment going on at `now`, if there is one (the holiday the child is living);
     /// 2. the soonest coming moment within `comingDays` days, one-off moments before recurring
     ///    ones, if there is one (a birthday next Saturday is offered before it happens);
-    /// 3. the rest in the base order.
+    /// 3. the child's own moment (`children` not empty: a title or a label naming the child), the
+    ///    first in the base order, if there is one (the dictation is about her moment, so a sister
+    ///    and a brother with the same family calendar get different cards when their own
+    ///    activities are in it);
+    /// 4. the rest in the base order.
     ///
     /// A moment fits when no card chosen before has its phrase (never two cards for the same
     /// moment: the weekly "le cours de judo" appears once), and, for a recurring one, when no
     /// recurring moment is chosen yet or no one-off moment is left to choose (at most one weekly
     /// activity among the cards while one-off moments can fill them; recurring ones fill the
     /// cards rather than leave one empty). The cards are then shown in the base order (the past
-    /// first). The rest of the list continues the same choice (step 3 with the same fit: once a
+    /// first). The rest of the list continues the same choice (step 4 with the same fit: once a
     /// recurring moment is chosen, the one-off moments left come first, then the recurring ones,
     /// each in the base order); an occurrence whose phrase is already in the list is left out.
     ///
     /// Why this order: the child recognises what was lived lately (recency first), a holiday in
     /// progress outweighs an ordinary day, a coming event is only worth a dictation before it
-    /// happens, and weekly activities are many and alike, so they get one card at most. The
+    /// happens, a moment that is the child's own is the one she remembers best, and weekly
+    /// activities are many and alike, so they get one card at most. The
     /// caller takes the candidates in order and skips one that cannot be written, so when a
     /// card's text cannot be written the next candidate keeps the rules as far as it can.
     /// - Parameters:
@@ -156,7 +161,10 @@ public enum CardChoice {
         // 2. The soonest coming moment within a week, one-off moments first.
         let soon = { (m: CardMoment) in m.startSeconds > now && m.startSeconds - now <= comingDays * 86_400 }
         if !choice.take({ soon($0) && !$0.isRecurring }) { choice.take(soon) }
-        // 3. The rest, in the base order.
+        // 3. The child's own moment (a title or a label naming the child), in the base order:
+        //    her Saturday, not only the family's.
+        choice.take { !$0.children.isEmpty }
+        // 4. The rest, in the base order.
         while choice.take({ _ in true }) {}
 
         let cards = choice.chosen.prefix(count).sorted { precedes($0, $1, now: now) }

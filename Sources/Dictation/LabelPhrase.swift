@@ -95,6 +95,9 @@ public enum LabelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
             return "the label has no noun after its article (\"le dîner chez Mamie\", \"l'atelier de poterie\")"
         case .articleAgreement(let article, let noun, let expected):
             return "'\(article) \(shown(noun))' does not agree; write '\(expected)'"
+        case .disqualified(let rule) where rule.hasPrefix("P"):
+            return "the label names an event of the parents (rule \(rule) of Whitelists/parents.txt: a meeting, "
+                + "the adults' own outing or a custody hand-over); dictations are about the children's moments"
         case .disqualified(let rule):
             return "the label contains a word of the disqualifier list (rule \(rule)); such events are never used"
         case .unknownKind(let kind, let nearest):

@@ -61,13 +61,23 @@ struct EndToEndTests {
         ], status: 0),
         Case(name: "flow_4_audit", arguments: ["--state", "$STATE", "audit", "$AUDIT", "--verify"], status: 0),
         Case(name: "flow_5_suggestions_list", arguments: ["--state", "$STATE", "suggestions", "list", "--tz", "Europe/Paris"], status: 0),
-        Case(name: "flow_6_label", arguments: ["--state", "$STATE", "suggestions", "label", "1", "la réunion de l'école"], status: 0),
+        Case(name: "flow_6_label", arguments: ["--state", "$STATE", "suggestions", "label", "1", "le dîner chez Mamie", "--for", "léa"], status: 0),
         Case(name: "flow_7_label_refused", arguments: ["--state", "$STATE", "suggestions", "label", "2", "Dentiste"], status: 65),
+        Case(name: "flow_7b_label_medical", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la visite médicale"], status: 65),
+        Case(name: "flow_7c_label_markup", arguments: ["--state", "$STATE", "suggestions", "label", "2", "<script>alert(1)</script>"], status: 65),
+        Case(name: "flow_7d_label_parents", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la réunion de l'école"], status: 65),
+        Case(name: "flow_7e_label_unknown_child", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la fête des Lumières", "--for", "Zoé"], status: 64),
+        Case(name: "flow_7f_reject", arguments: ["--state", "$STATE", "suggestions", "reject", "2"], status: 0),
         Case(name: "flow_8_reingest", arguments: [
             "--state", "$STATE", "ingest", "Fixtures/famille.ics", "--audit", "$AUDIT",
             "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris",
         ], status: 0),
         Case(name: "flow_9_audit_json", arguments: ["--state", "$STATE", "audit", "$AUDIT", "--verify", "--json"], status: 0),
+        Case(name: "flow_10_list_all_json", arguments: ["--state", "$STATE", "suggestions", "list", "--all", "--json", "--tz", "Europe/Paris"], status: 0),
+        Case(name: "flow_11_unlabel", arguments: ["--state", "$STATE", "suggestions", "unlabel", "1"], status: 0),
+        Case(name: "flow_12_unreject", arguments: ["--state", "$STATE", "suggestions", "unreject", "2"], status: 0),
+        Case(name: "flow_13_unreject_again", arguments: ["--state", "$STATE", "suggestions", "unreject", "2"], status: 65),
+        Case(name: "flow_14_list_all", arguments: ["--state", "$STATE", "suggestions", "list", "--all", "--tz", "Europe/Paris"], status: 0),
     ]
 
     @Test("the parent's flow: child, ingest, audit, suggestions, label (golden files)")

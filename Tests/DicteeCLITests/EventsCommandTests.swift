@@ -1,4 +1,5 @@
 import Store
+import DicteeCore
 import Foundation
 import Testing
 @testable import DicteeCLI
@@ -18,7 +19,8 @@ struct EventsCommandTests {
         let occurrences = try #require(object["occurrences"] as? [[String: Any]])
         #expect(occurrences.count == 429)
         for o in occurrences {
-            #expect(Set(o.keys) == ["uid", "summary", "start", "end", "all_day", "recurring"])
+            #expect(Set(o.keys) == ["uid", "event_ref", "summary", "start", "end", "all_day", "recurring"])
+            #expect(o["event_ref"] as? String == EventReference(uid: try #require(o["uid"] as? String)).description)
             let start = try #require(o["start"] as? String)
             if o["all_day"] as? Bool == true {
                 #expect(start.count == 10)
@@ -41,7 +43,7 @@ struct EventsCommandTests {
         let errors = try #require(object["errors"] as? [[String: Any]])
         #expect(!errors.isEmpty)
         for e in errors {
-            #expect(Set(e.keys) == ["uid", "file", "line", "message"])
+            #expect(Set(e.keys) == ["uid", "event_ref", "file", "line", "message"])
             #expect(e["file"] as? String == path)
             #expect((e["line"] as? Int ?? 0) > 0)
         }

@@ -8,37 +8,79 @@ import Testing
 import Ingest
 import Store
 
-/// What the desk hands `CardChoice` (Docs/domain.md §8): each stored moment's end, recurrence and
-/// children, and the child's history (served dictations, with when), on the fixture family.
+/// What the desk hands `CardChoice` (Docs/domain.md §8) on the fixture family (Léa, CE1, and
+/// Hugo, CM1, whose activities are named in titles: "piano Léa", "Judo Hugo"): each stored
+/// moment's children, end and recurrence, and the child's history (served dictations, with when).
 @Suite struct DeskCardsTests {
-    @Test func theDeskPassesEndsRecurrenceAndTheChildsHistory() throws {
+    func setUp() throws -> (store: StateStore, dir: URL, zone: CalendarZone, lea: Child, hugo: Child) {
         let (job, dir, paths) = try NightlyRunTests().family(model: FixedModel(NightlyRunTests.answer), checker: FixedChecker())
-        defer { try? FileManager.default.removeItem(at: dir) }
         _ = try job.run()
         let store = try StateStore(path: paths.state)
-        let zone = try CalendarZone(identifier: "Europe/Paris")
+        let children = try store.children()
+        return (store, dir, try CalendarZone(identifier: "Europe/Paris"),
+                try #require(children.first { $0.firstName == "Léa" }), try #require(children.first { $0.firstName == "Hugo" }))
+    }
+
+    @Test("each child's own activities go to that child only, and each gets one of them as a card")
+    func ownMoments() throws {
+        let (store, dir, zone, lea, hugo) = try setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let now = try #require(zone.parseISO8601("2026-11-29T18:00:00+01:00"))
-        let lea = try #require(try store.children().first { $0.firstName == "Léa" })
+        let forLea = try Desk.situation(of: lea, store, now: now, zone: zone).candidates
+        let forHugo = try Desk.situation(of: hugo, store, now: now, zone: zone).candidates
+        #expect(forLea.allSatisfy { $0.children.isEmpty || $0.children == [lea.id!] })
+        #expect(forHugo.allSatisfy { $0.children.isEmpty || $0.children == [hugo.id!] })
+        #expect(forLea.contains { $0.moment.phrase == "le cours de piano" && $0.children == [lea.id!] })
+        #expect(!forLea.contains { $0.moment.phrase == "le cours de judo" })
+        #expect(forHugo.contains { $0.moment.phrase == "le cours de judo" && $0.children == [hugo.id!] })
+        #expect(!forHugo.contains { $0.moment.phrase == "le cours de piano" })
+        // Her Saturday, not her brother's: each deal holds one of the child's own moments.
+        let leaCards = forLea.prefix(CardChoice.count), hugoCards = forHugo.prefix(CardChoice.count)
+        #expect(leaCards.contains { $0.children == [lea.id!] })
+        #expect(hugoCards.contains { $0.children == [hugo.id!] })
+        #expect(Set(leaCards.map(\.moment.phrase)) != Set(hugoCards.map(\.moment.phrase)))
+    }
 
-        // The fortnightly week-end (all-day, Friday to Monday) is going on: multi-day, recurring.
+    @Test("a holiday going on has a card; once the child had it, it is not offered again, and her brother keeps it")
+    func multiDayAndHistory() throws {
+        let (store, dir, zone, lea, hugo) = try setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The Toussaint holidays (all day, 17 October to 2 November) are going on.
+        let now = try #require(zone.parseISO8601("2026-10-25T18:00:00+02:00"))
         let before = try Desk.situation(of: lea, store, now: now, zone: zone)
-        let weekEnd = try #require(before.candidates.first { $0.moment.phrase == "le week-end" })
-        #expect(weekEnd.isRecurring && weekEnd.isMultiDay && weekEnd.endSeconds > now && weekEnd.startSeconds < now)
-        #expect(before.candidates.prefix(CardChoice.count).contains(weekEnd), "a multi-day moment going on has a card")
+        let holidays = try #require(before.candidates.first { $0.moment.phrase == "les vacances" && $0.isMultiDay })
+        #expect(holidays.startSeconds < now && holidays.endSeconds > now && !holidays.isRecurring)
+        #expect(before.candidates.prefix(CardChoice.count).contains(holidays), "a multi-day moment going on has a card")
 
-        // Léa picks it: neither that occurrence nor its series comes back within 14 days.
         let session = GenerationSession(model: nil, checker: FixedChecker(), library: try Library.bundled())
         let cards = try Desk.cards(for: lea, store, now: now, zone: zone, createdAt: Date(timeIntervalSince1970: TimeInterval(now)),
                                    makeSession: { session })
-        let card = try #require(cards.first { $0.occurrenceKey == weekEnd.key }?.card)
+        let card = try #require(cards.first { $0.occurrenceKey == holidays.key }?.card)
         guard case .served = try Desk.pick(lea, card: card, store, at: Date(timeIntervalSince1970: TimeInterval(now))) else {
-            Issue.record("the week-end's card was not served")
+            Issue.record("the holidays' card was not served")
             return
         }
         let after = try Desk.situation(of: lea, store, now: now + 3_600, zone: zone)
-        #expect(!after.candidates.contains { $0.key.event == weekEnd.key.event })
-        // Hugo did not have it: still his.
-        let hugo = try #require(try store.children().first { $0.firstName == "Hugo" })
-        #expect(try Desk.situation(of: hugo, store, now: now + 3_600, zone: zone).candidates.contains(weekEnd))
+        #expect(!after.candidates.contains { $0.key == holidays.key })
+        #expect(try Desk.situation(of: hugo, store, now: now + 3_600, zone: zone).candidates.contains(holidays))
+    }
+
+    @Test("a weekly activity the child had is held back for 14 days (the series, not only the occurrence)")
+    func seriesGap() throws {
+        let (store, dir, zone, lea, _) = try setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let now = try #require(zone.parseISO8601("2026-11-29T18:00:00+01:00"))
+        let session = GenerationSession(model: nil, checker: FixedChecker(), library: try Library.bundled())
+        let cards = try Desk.cards(for: lea, store, now: now, zone: zone, createdAt: Date(timeIntervalSince1970: TimeInterval(now)),
+                                   makeSession: { session })
+        let piano = try #require(cards.first { $0.moment == "le cours de piano" })
+        guard case .served = try Desk.pick(lea, card: try #require(piano.card), store, at: Date(timeIntervalSince1970: TimeInterval(now))) else {
+            Issue.record("the piano card was not served")
+            return
+        }
+        // A week later the next lesson is stored (ingest on the 6th December), yet not offered.
+        let later = try #require(zone.parseISO8601("2026-12-06T18:00:00+01:00"))
+        let after = try Desk.situation(of: lea, store, now: later, zone: zone)
+        #expect(!after.candidates.contains { $0.key.event == piano.occurrenceKey.event })
     }
 }

@@ -159,7 +159,7 @@ extension Dictee {
             switch Labels.check(text, kind: kind, names: known, lexicon: lexicon) {
             case .success(let c): checked = c
             case .failure(let refusal):
-                throw CommandFailure(.dataError, "the label is refused: \(refusal.description)",
+                throw CommandFailure(.dataError, refusal.description,
                                      hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
             }
             let stored = StoredLabel(text: checked.phrase, grammar: checked.grammar, kind: checked.kind,
@@ -172,7 +172,7 @@ extension Dictee {
                                      grammar: stored.grammar, kind: stored.kind, children: stored.children) {
                 case .success(let m): moments.append(m)
                 case .failure(let error):
-                    throw CommandFailure(.dataError, "the label is refused: \(error.description)")
+                    throw CommandFailure(.dataError, error.description)
                 }
             }
             do { try store.label(suggestion: id, label: stored, moments: moments) } catch {
