@@ -194,7 +194,7 @@ extension Dictee {
                 : "one-off"
             var line = "\(id)  \(when(first.start, zone))  \(duration(first.start, first.end))  \(kind)"
             guard withStatus else { return line }
-            line += "  \(s.status.rawValue)"
+            line += "  \(s.eventReference)  \(s.status.rawValue)"
             if let label = s.label {
                 line += ": " + TerminalText.sanitized(label.text)
                 let names = names(label.children, children)
