@@ -174,7 +174,7 @@ public struct LabelPhrase: Sendable, Hashable {
     public static let kinds = ["activite", "anniversaire", "ecole", "fete", "general", "plein_air", "sejour", "sortie", "spectacle", "sport"]
 
     /// Family words accepted as names, capitalised or not (as the privacy filter's `chez` slot).
-    public static let familyWords: Set<String> = ["mamie", "papi", "mamy", "papy", "tata", "tonton", "marraine", "parrain"]
+    public static let familyWords: Set<String> = FamilyWords.all
 
     /// The phrase as it will be written: the label normalised, its article in lower case.
     public var phrase: String

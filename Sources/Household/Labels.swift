@@ -67,6 +67,12 @@ public enum Labels {
         }
     }
 
+    /// The capitalised words a family's label may hold as names: the children's first names and
+    /// the given names the privacy filter knows (`Whitelists/given-names.txt`).
+    public static func names(children: [String]) -> Set<String> {
+        Set(children).union(Whitelist.bundled.givenNames.values)
+    }
+
     /// The forbidden registers of the bundled `Whitelists/registers.txt`.
     static let registers = RegisterList(Whitelist.bundledRegisters)
 

@@ -101,9 +101,7 @@ public struct PrivacyFilter: Sendable {
     private let parentWordForms: [String: [Set<String>]]
 
     /// Family words accepted after `chez` in lower case.
-    public static let familyWords: Set<String> = [
-        "mamie", "papi", "mamy", "papy", "tata", "tonton", "marraine", "parrain",
-    ]
+    public static let familyWords: Set<String> = FamilyWords.all
 
     /// - Parameters:
     ///   - whitelist: the rules (the bundled `Whitelists/` files by default).

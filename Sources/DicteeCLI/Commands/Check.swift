@@ -144,12 +144,12 @@ extension Dictee {
 
         /// The moment: a canonical phrase, possibly with a friend's name after a `de`/`chez` slot
         /// ("l'anniversaire de Tom"), unless `--kind` is given; else a parent's label, checked as
-        /// `suggestions label` checks it (`Labels.check`, with the child's name as a name).
+        /// `suggestions label` checks it (`Labels.check`; names: the child's and the given names).
         /// - Throws: 64 for a refused label or an unknown kind, 69 when Lexique is missing.
         static func momentPhrase(_ text: String, kind: String?, childName: String, _ context: CommandContext) throws(CommandFailure) -> MomentPhrase {
             if kind == nil, let whitelisted = whitelistPhrase(text) { return whitelisted }
             let lexicon = try household { () throws(HouseholdError) in try Labels.lexicon(environment: context.environment) }
-            switch Labels.check(text, kind: kind, names: [childName], lexicon: lexicon) {
+            switch Labels.check(text, kind: kind, names: Labels.names(children: [childName]), lexicon: lexicon) {
             case .success(let label):
                 return label.moment
             case .failure(let refusal):

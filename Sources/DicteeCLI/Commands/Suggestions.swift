@@ -153,10 +153,8 @@ extension Dictee {
             }
             let owners = try children(names, store: store)
             let lexicon = try household { () throws(HouseholdError) in try Labels.lexicon(environment: context.environment) }
-            // Names a label may hold: the children's first names and the given names the filter knows.
-            let known = Set(family.map(\.firstName)).union(Whitelist.bundled.givenNames.values)
             let checked: CheckedLabel
-            switch Labels.check(text, kind: kind, names: known, lexicon: lexicon) {
+            switch Labels.check(text, kind: kind, names: Labels.names(children: family.map(\.firstName)), lexicon: lexicon) {
             case .success(let c): checked = c
             case .failure(let refusal):
                 throw CommandFailure(.dataError, refusal.description,
