@@ -111,20 +111,23 @@ public enum CardChoice {
     ///
     /// The cards (the first `count`), chosen in this order, each time the first fitting one:
     /// 1. a multi-day moment going on at `now`, if there is one (the holiday the child is living);
-    /// 2. the soonest coming moment within `comingDays` days, one-off moments before recurring
-    ///    ones, if there is one (a birthday next Saturday is offered before it happens);
+    /// 2. the soonest coming one-off moment within `comingDays` days, if there is one (a
+    ///    birthday next Saturday is offered before it happens);
     /// 3. the child's own moment (`children` not empty: a title or a label naming the child), the
     ///    first in the base order, if there is one (the dictation is about her moment, so a sister
     ///    and a brother with the same family calendar get different cards when their own
     ///    activities are in it);
-    /// 4. the rest in the base order.
+    /// 4. without a coming one-off moment, the soonest coming recurring one within `comingDays`
+    ///    days, if it fits (after the child's own, so that the family's swimming next week cannot
+    ///    take the one weekly place from the child's own judo);
+    /// 5. the rest in the base order.
     ///
     /// A moment fits when no card chosen before has its phrase (never two cards for the same
     /// moment: the weekly "le cours de judo" appears once), and, for a recurring one, when no
     /// recurring moment is chosen yet or no one-off moment is left to choose (at most one weekly
     /// activity among the cards while one-off moments can fill them; recurring ones fill the
     /// cards rather than leave one empty). The cards are then shown in the base order (the past
-    /// first). The rest of the list continues the same choice (step 4 with the same fit: once a
+    /// first). The rest of the list continues the same choice (step 5 with the same fit: once a
     /// recurring moment is chosen, the one-off moments left come first, then the recurring ones,
     /// each in the base order); an occurrence whose phrase is already in the list is left out.
     ///
@@ -158,13 +161,16 @@ public enum CardChoice {
         var choice = Choice(pool)
         // 1. A multi-day moment going on.
         choice.take { $0.isMultiDay && $0.startSeconds <= now && now < $0.lastSeconds }
-        // 2. The soonest coming moment within a week, one-off moments first.
+        // 2. The soonest coming one-off moment within a week.
         let soon = { (m: CardMoment) in m.startSeconds > now && m.startSeconds - now <= comingDays * 86_400 }
-        if !choice.take({ soon($0) && !$0.isRecurring }) { choice.take(soon) }
+        let comingOneOff = choice.take { soon($0) && !$0.isRecurring }
         // 3. The child's own moment (a title or a label naming the child), in the base order:
-        //    her Saturday, not only the family's.
+        //    her Saturday, not only the family's. Before a coming weekly activity, so that the
+        //    family's swimming next week cannot take the one weekly place from the child's judo.
         choice.take { !$0.children.isEmpty }
-        // 4. The rest, in the base order.
+        // 4. Without a coming one-off moment, the soonest coming weekly activity, if it fits.
+        if !comingOneOff { choice.take(soon) }
+        // 5. The rest, in the base order.
         while choice.take({ _ in true }) {}
 
         let cards = choice.chosen.prefix(count).sorted { precedes($0, $1, now: now) }

@@ -3223,6 +3223,63 @@ medical	dermatologue
 medical	kinésithérapeute
 medical	ergothérapeute
 medical	bilan de santé
+# Health beyond the disqualifiers' short forms (kinésithérapie, ostéopathie), religion (a family's
+# beliefs are its own) and family justice: never a label's words, never a dictation's.
+medical	kinésithérapie
+medical	ostéopathie
+medical	ostéopathe
+medical	orthophonie
+medical	psychothérapie
+medical	thérapie
+medical	thérapeute
+medical	généraliste
+medical	grippe
+medical	varicelle
+medical	rougeole
+medical	angine
+medical	otite
+medical	bronchite
+medical	gastro
+medical	fièvre
+medical	plâtre
+medical	béquille
+medical	béquilles
+medical	traitement
+medical	traitements
+medical	maternité
+medical	accouchement
+medical	fauteuil roulant
+religion	prière
+religion	prières
+religion	mosquée
+religion	synagogue
+religion	église
+religion	temple
+religion	catéchisme
+religion	catéchèse
+religion	communion
+religion	baptême
+religion	confirmation
+religion	ramadan
+religion	carême
+religion	rabbin
+religion	imam
+religion	prêtre
+religion	curé
+religion	pasteur
+religion	messe
+religion	culte
+justice	séparation
+justice	rupture
+justice	audience
+justice	jugement
+justice	police
+justice	policier
+justice	policière
+justice	procès
+justice	avocat
+justice	avocate
+justice	garde alternée
 
 """#
 }

@@ -144,6 +144,13 @@ import DicteeTestSupport
         Situation(name: "the coming weekly activity is the one weekly activity", child: lea,
                   moments: [timed("danse", "le cours de danse", at: -day, recurring: true), b, c, judoAt("judo", 2 * day)],
                   expected: ["b", "c", "judo", "danse"]),
+        Situation(name: "the child's own weekly activity before the family's coming one", child: lea,
+                  moments: [timed("judo", "le cours de judo", at: -4 * day, recurring: true, children: [1]),
+                            timed("pisc", "la piscine", at: 2 * day, recurring: true), b, c],
+                  expected: ["b", "c", "judo", "pisc"]),
+        Situation(name: "the child's own moment before the family's recent ones", child: lea,
+                  moments: [a, b, c, timed("piano", "le cours de piano", at: -5 * day, recurring: true, children: [1])],
+                  expected: ["a", "b", "piano", "c"]),
         // Multi-day moments.
         Situation(name: "a holiday going on gets a card", child: lea,
                   moments: [a, b, c, anniv(3 * day), allDay("vac", "les vacances en Bretagne", from: -10, days: 14)],
@@ -345,8 +352,9 @@ import DicteeTestSupport
                 } else {
                     #expect(oneOffPhrases.isSubset(of: Set(cards.map(phrase))), "\(where_): a one-off moment left out")
                 }
-                // A coming moment within 7 days, when there is one.
-                if eligible.contains(where: soon) {
+                // A coming one-off moment within 7 days, when there is one (a coming weekly
+                // activity only when the one weekly place is free: the child's own comes first).
+                if eligible.contains(where: { soon($0) && !$0.isRecurring }) {
                     seen.comingDays += 1
                     #expect(cards.contains(where: soon), "\(where_): no coming moment")
                 }

@@ -299,8 +299,9 @@ import DicteeTestSupport
             } else if cards.count == 3 && oneOffs.count >= 2 {
                 capped += 1
             }
-            // A coming moment within 7 days has a card when there is one.
-            if candidates.contains(where: soon) {
+            // A coming one-off moment within 7 days has a card when there is one (a coming weekly
+            // activity only when the one weekly place is free: the child's own comes first).
+            if candidates.contains(where: { soon($0) && !$0.isRecurring }) {
                 coming += 1
                 #expect(cards.contains(where: soon), "round \(round): no coming moment")
             }
