@@ -73,6 +73,14 @@ public enum Labels {
         Set(children).union(Whitelist.bundled.givenNames.values)
     }
 
+    /// The child among `owners` whose first name is a word of the label (case, accents and
+    /// look-alike letters folded as the privacy filter folds them), if any: such a moment would be
+    /// offered to nobody (a child never gets a moment naming it, and the label is for it only).
+    public static func ownerNamed(in label: String, owners: [String]) -> String? {
+        let words = Set(Normalizer.tokens(label).map(\.folded))
+        return owners.first { words.contains(Normalizer.fold($0)) }
+    }
+
     /// The forbidden registers of the bundled `Whitelists/registers.txt`.
     static let registers = RegisterList(Whitelist.bundledRegisters)
 

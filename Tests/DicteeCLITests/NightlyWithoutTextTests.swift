@@ -23,7 +23,7 @@ import Testing
         #expect(r.err.contains("child 2: no text for the moment of samedi 28 novembre 2026 (\(Self.event)): no library text that fits it passed the validator"), "\(r.err)")
         #expect(r.err.contains("hint: find the label of \(Self.event) with 'dictee suggestions list --all', take it back ('dictee suggestions unlabel ID')"), "\(r.err)")
         #expect(r.err.contains("e.g. --kind sortie"))
-        #expect(r.err.contains("or reject it ('dictee suggestions reject ID')"))
+        #expect(r.err.contains("or reject it once taken back ('dictee suggestions reject ID')"))
     }
 
     @Test func aWhitelistMomentWithoutATextPointsAtTheValidator() {

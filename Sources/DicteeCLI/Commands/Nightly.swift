@@ -128,7 +128,7 @@ extension Dictee {
             if m.isLabel {
                 return "find the label of \(m.event) with 'dictee suggestions list --all', take it back "
                     + "('dictee suggestions unlabel ID') and label it again with other words or a kind, e.g. --kind sortie "
-                    + "(kinds: \(LabelPhrase.kinds.joined(separator: ", "))), or reject it ('dictee suggestions reject ID')"
+                    + "(kinds: \(LabelPhrase.kinds.joined(separator: ", "))), or reject it once taken back ('dictee suggestions reject ID')"
             }
             if m.textsFit {
                 return "check the validator on a text: dictee check --child NAME --moment PHRASE FILE (Grammalecte and Hunspell must work)"

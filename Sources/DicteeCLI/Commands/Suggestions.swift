@@ -160,6 +160,11 @@ extension Dictee {
                 throw CommandFailure(.dataError, refusal.description,
                                      hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
             }
+            // No child's name in the message (Docs/style.md): the parent knows whom --for named.
+            if Labels.ownerNamed(in: checked.phrase, owners: owners.map(\.firstName)) != nil {
+                throw CommandFailure(.dataError, "the label names a child it is for (--for): a child is never offered a moment with its own name, so nobody would get it",
+                                     hint: "for the child's own moment leave the name out of the label; for a moment about that child (a birthday), label it for the others")
+            }
             let stored = StoredLabel(text: checked.phrase, grammar: checked.grammar, kind: checked.kind,
                                      children: owners.compactMap(\.id))
             let filter = PrivacyFilter()
