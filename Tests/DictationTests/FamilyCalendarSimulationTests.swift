@@ -100,11 +100,17 @@ import Dictation
         }
     }
 
-    /// A child's or friend's name in a birthday's slot, as families write it.
+    /// A child's or friend's name in a birthday's slot, as families write it (with an invisible
+    /// character inside too, which keeps a child's name and drops a friend's).
     static func birthday(_ name: String, _ rng: inout SeededGenerator) -> String {
         let de = "aeiouhéèêàâîïôûAEIOUHÉÈÊÀÂÎÏÔÛ".contains(name.first!) ? "d'" : "de "
-        switch Int.random(in: 0..<7, using: &rng) {
+        switch Int.random(in: 0..<8, using: &rng) {
         case 0: return "Anniv de \(name)"
+        case 7:
+            // An invisible character inside: a child's name is still read, a friend's is not captured.
+            var scalars = Array(name.unicodeScalars)
+            scalars.insert("\u{200D}", at: 1 + Int.random(in: 0..<(scalars.count - 1), using: &rng))
+            return "Anniv de \(String(String.UnicodeScalarView(scalars)))"
         case 1: return "anniv \(name.lowercased())"
         case 2: return "ANNIV \(name.uppercased())"
         case 3: return "Anniversaire \(de)\(name)"
