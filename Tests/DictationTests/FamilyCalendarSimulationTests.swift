@@ -427,10 +427,14 @@ import Dictation
                 if !oneOffLeft.isEmpty, Set(eligible.filter(\.isRecurring).map { phraseOf[$0.key]! }).count >= 2 { seen.weeklyCapped += 1 }
                 #expect(weeklyCards.count <= max(1, CardChoice.count - oneOffLeft.count),
                         "\(at): \(weeklyCards.count) weekly cards with \(oneOffLeft.count) one-off phrases eligible")
-                // A coming moment within 7 days gets a card; a one-off one before a weekly one.
+                // A coming moment within 7 days gets a card: a one-off one always (unless a holiday
+                // going on has its phrase); a weekly one when the one weekly place is still free
+                // (the child's own activity comes first).
                 if eligible.contains(where: soon) {
                     seen.coming += 1
-                    #expect(cards.contains(where: soon), "\(at): no card for a coming moment")
+                    if !weeklyCards.contains(where: { !soon($0) }) || eligible.contains(where: { soon($0) && !$0.isRecurring }) {
+                        #expect(cards.contains(where: soon), "\(at): no card for a coming moment")
+                    }
                     let livedPhrases = Set(cards.filter(goingOnMultiDay).map { phraseOf[$0.key]! })
                     if eligible.contains(where: { soon($0) && !$0.isRecurring && !livedPhrases.contains(phraseOf[$0.key]!) }) {
                         if eligible.contains(where: { soon($0) && $0.isRecurring }) { seen.comingOneOffBeforeWeekly += 1 }
