@@ -308,8 +308,18 @@ public struct LabelPhrase: Sendable, Hashable {
         }
         let phrase = article == "l'" ? elided() : full(article)
         let grammar = PhraseGrammar(gender: gender, number: number, headNoun: noun)
-        let kind = LabelKinds.bundled.kind(of: noun, lemmas: readings.map(\.lemma)) ?? Library.generalKind
+        var kind = LabelKinds.bundled.kind(of: noun, lemmas: readings.map(\.lemma)) ?? Library.generalKind
+        // A feast with its own name ("la fête des Lumières", "la fête de la Musique") is a town's
+        // festival, not a party with cakes and balloons: the general texts fit it.
+        if kind == "fete", Self.namedAfterHead(phrase, head: noun) { kind = Library.generalKind }
         return .success(LabelPhrase(phrase: phrase, article: article, grammar: grammar, names: found, inferredKind: kind))
+    }
+
+    /// Whether a capitalised word follows the head noun ("la fête des Lumières").
+    static func namedAfterHead(_ phrase: String, head: String) -> Bool {
+        let words = phrase.split(whereSeparator: { $0 == " " || $0 == "'" || $0 == "\u{2019}" })
+        guard let i = words.firstIndex(where: { $0.lowercased() == head.lowercased() }) else { return false }
+        return words[(i + 1)...].contains { $0.first?.isUppercase == true }
     }
 
     /// Checks a kind given by the parent (`--kind`).

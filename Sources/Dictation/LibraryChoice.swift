@@ -27,16 +27,17 @@ public enum MomentTime: Sendable, Hashable {
 extension Library {
     /// The library text to serve for `plan` (the cards before a model exists, and the fallback
     /// after five failed attempts): a text of the child's grade that fits the moment's kinds (`kinds(of:)`: a label's
-    /// kind and `general`),
-    /// avoiding `recentlyUsed`, then one whose verbs suit `time` (no futur about a past moment, no
-    /// past tense about an upcoming one), then the one sharing the most targets with the plan,
+    /// kind and `general`): first one whose verbs suit `time` (no futur about a past moment, no
+    /// past tense about an upcoming one), then one not in `recentlyUsed`, then the one sharing the
+    /// most targets with the plan,
     /// ties by id. The rendering is validated with the text's own skills as targets (3 sites
     /// each, as the library proof requires) and the plan's child and moment; a text whose
     /// rendering fails is skipped.
     /// - Parameters:
     ///   - plan: what the next dictation should be.
     ///   - checker: the validator (with Grammalecte in production), or a test's fake.
-    ///   - recentlyUsed: ids of library texts the child saw lately, chosen last.
+    ///   - recentlyUsed: ids of library texts the child saw lately, chosen last among those whose
+    ///     verbs suit `time`.
     ///   - time: whether the moment is past or upcoming (`nil`: no preference).
     /// - Returns: the serving, or `nil` when no text of the grade fits the moment and passes.
     public func serving(for plan: DictationPlan, checker: any DraftChecker, recentlyUsed: Set<String> = [],
@@ -51,10 +52,12 @@ extension Library {
             }
         }
         let candidates = texts(for: plan.grade, fitting: plan.moment).filter { rendered[$0.id] != nil }.sorted { a, b in
-            let usedA = recentlyUsed.contains(a.id), usedB = recentlyUsed.contains(b.id)
-            if usedA != usedB { return !usedA }
+            // A story told at the wrong time (the past for tomorrow) is worse than a text the
+            // child saw lately: the tense decides first.
             let wrongA = wrongTime[a.id] ?? false, wrongB = wrongTime[b.id] ?? false
             if wrongA != wrongB { return !wrongA }
+            let usedA = recentlyUsed.contains(a.id), usedB = recentlyUsed.contains(b.id)
+            if usedA != usedB { return !usedA }
             let overlapA = a.skills.filter(plan.targets.contains).count, overlapB = b.skills.filter(plan.targets.contains).count
             if overlapA != overlapB { return overlapA > overlapB }
             return a.id < b.id

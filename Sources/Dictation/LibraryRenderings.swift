@@ -36,12 +36,13 @@ extension Library {
     }
 
     /// Parents' labels the library is proven with (`LabelPhrase` reads them so: a test checks
-    /// it): masculine, feminine, plural and elided articles, a family word, a feast's name. Each
+    /// it): masculine, feminine, plural and elided articles, a family word, a feast's name (a festival: the general texts), a party. Each
     /// fits the texts of its kind and the `general` texts (`kinds(of:)`).
     public static let sampleLabels: [MomentPhrase] = [
         MomentPhrase(phrase: "le dîner chez Mamie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
                      friendName: "Mamie", kind: "general"),
-        MomentPhrase(phrase: "la fête des Lumières", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
+        MomentPhrase(phrase: "la fête des Lumières", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "general"),
+        MomentPhrase(phrase: "la fête de fin d'année", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
         MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
         MomentPhrase(phrase: "l'atelier de poterie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "activite"),
         MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),

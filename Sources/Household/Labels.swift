@@ -49,7 +49,12 @@ public enum Labels {
         guard !normalised.isEmpty else { return .failure(.empty) }
         // Disqualifiers first, and they win (Docs/style.md, Privacy filter).
         let decision = PrivacyFilter().classify(title: normalised)
-        if decision.decision == .disqualified, let rule = decision.rule { return .failure(.disqualified(rule: rule)) }
+        // The parents' rules (P..) keep the adults' events out of the children's moments when
+        // nobody chose; a label is the parent's own choice ("le marché de Noël"), so only the
+        // 62 disqualifiers refuse it.
+        if decision.decision == .disqualified, let rule = decision.rule, rule.hasPrefix("D") {
+            return .failure(.disqualified(rule: rule))
+        }
         var chosen: String?
         if let kind {
             switch LabelPhrase.checkedKind(kind) {

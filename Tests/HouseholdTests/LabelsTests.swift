@@ -37,6 +37,27 @@ import Testing
         #expect(!d.description.contains("dentiste"), "the disqualifier's text is never repeated")
     }
 
+    @Test("the parents' rules keep adults' events out when nobody chose; a parent's label is a choice")
+    func parentsRulesDoNotRefuseALabel() throws {
+        let lexicon = try Labels.lexicon(environment: Self.environment)
+        #expect(try Labels.check("le marché de Noël", kind: nil, names: [], lexicon: lexicon).get().kind == "sortie")
+        #expect(try Labels.check("la réunion de l'école", kind: nil, names: [], lexicon: lexicon).get().phrase == "la réunion de l'école")
+        #expect(try Labels.check("la fête des Lumières", kind: nil, names: [], lexicon: lexicon).get().kind == "general")
+    }
+
+    @Test("health beyond the disqualifiers' short forms, religion and family justice are refused")
+    func sensitiveRegisters() throws {
+        let lexicon = try Labels.lexicon(environment: Self.environment)
+        for text in ["la kinésithérapie", "la séance d'ostéopathie", "la grippe", "le plâtre", "la mosquée", "le catéchisme",
+                     "la communion", "la messe", "l'audience", "la séparation", "le jugement"] {
+            guard case .failure(let r) = Labels.check(text, kind: nil, names: [], lexicon: lexicon) else {
+                Issue.record("'\(text)' was accepted")
+                continue
+            }
+            #expect(r.rule == "register", "\(text): \(r.rule)")
+        }
+    }
+
     @Test func aMissingLexiconIsLexiconMissing() {
         #expect(throws: HouseholdError.lexiconMissing) { try Labels.lexicon(environment: ["DICTEE_LEXICON": "/nonexistent/lexique.bin"]) }
     }
