@@ -42,7 +42,7 @@ extension Library {
         MomentPhrase(phrase: "le dîner chez Mamie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
                      friendName: "Mamie", kind: "general"),
         MomentPhrase(phrase: "la fête des Lumières", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "general"),
-        MomentPhrase(phrase: "la fête de fin d'année", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
+        MomentPhrase(phrase: "la fête des voisins", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
         MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
         MomentPhrase(phrase: "l'atelier de poterie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "activite"),
         MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),
