@@ -135,6 +135,18 @@ public enum Normalizer {
         return out
     }
 
+    /// Whether `prepare` reads the scalar as an invisible character (a separator, or nothing):
+    /// format and control characters, line and paragraph separators, private-use, unassigned and
+    /// surrogate code points, variation selectors.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+            return true
+        default:
+            return (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+        }
+    }
+
     /// NFC, apostrophes and dashes unified, times removed, invisible characters turned into spaces
     /// (or removed), stray combining marks dropped.
     static func prepare(_ text: String, invisibleSeparates: Bool, separator: Unicode.Scalar = " ") -> String {

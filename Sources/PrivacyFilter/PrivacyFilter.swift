@@ -223,7 +223,9 @@ public struct PrivacyFilter: Sendable {
         let text = Self.normalisedLabel(label)
         guard !text.isEmpty else { return .failure(.empty) }
         guard text.unicodeScalars.count <= 60 else { return .failure(.tooLong(text.unicodeScalars.count)) }
-        if let d = firstDisqualifier(in: text) { return .failure(.disqualified(rule: d.id)) }
+        if let d = firstDisqualifier(in: text) ?? firstDisqualifier(in: label) {
+            return .failure(.disqualified(rule: d.id))
+        }
         // The parent's phrase: its head noun is its last word, gender and number unknown (masculine
         // singular is the neutral French default); a matching form gives the real grammar.
         let form = bestForm(in: Normalizer.tokens(text))?.form
@@ -236,11 +238,24 @@ public struct PrivacyFilter: Sendable {
             children: children, kind: kind))
     }
 
-    /// A parent's label as stored: NFC, invisible and control characters (bidirectional marks,
-    /// zero-width characters, escapes) and stray combining marks removed, typographic apostrophes
-    /// made straight, white space collapsed, trimmed.
+    /// A parent's label as stored: NFC; white space (line breaks, tabs) made a space; invisible and
+    /// control characters (zero-width characters, soft hyphens, word joiners, bidirectional marks,
+    /// variation selectors, escapes) and stray combining marks *removed*, so that the word they
+    /// sat in is whole again ("Ma\u{200B}mie" is "Mamie", "hôpi\u{AD}tal" is "hôpital" and
+    /// disqualified); typographic apostrophes made straight, white space collapsed, trimmed.
+    /// (Titles read invisible characters as separators as well: `Normalizer.tokens`.)
     public static func normalisedLabel(_ label: String) -> String {
-        let prepared = Normalizer.prepare(label, invisibleSeparates: true)
+        var joined = String.UnicodeScalarView()
+        for scalar in label.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                joined.append(" ")
+            } else if Normalizer.isInvisible(scalar) {
+                continue
+            } else {
+                joined.append(scalar)
+            }
+        }
+        let prepared = Normalizer.prepare(String(joined), invisibleSeparates: false)
         return prepared.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
     }
 

@@ -156,6 +156,34 @@ struct PrivacyFilterAdversarialTests {
         #expect(PrivacyFilter.isGivenName(name) == ok)
     }
 
+    @Test("invisible characters inside a label's word are removed, joining the word", arguments: [
+        ("le dîner chez Ma\u{200B}mie", "le dîner chez Mamie"), ("le dîner chez Ma\u{00AD}mie", "le dîner chez Mamie"),
+        ("le dîner chez Ma\u{2060}mie", "le dîner chez Mamie"), ("le dîner chez Ma\u{200D}mie", "le dîner chez Mamie"),
+        ("la fête chez \u{200E}Ta\u{200F}ta", "la fête chez Tata"), ("la sortie\nau parc", "la sortie au parc"),
+        ("la sortie\u{2028}au\tparc", "la sortie au parc"), ("la  sortie \u{FEFF}au parc ", "la sortie au parc"),
+    ])
+    func labelInvisibles(_ label: String, _ stored: String) {
+        #expect(PrivacyFilter.normalisedLabel(label) == stored)
+    }
+
+    @Test("a disqualifier that invisible characters cut is caught in a label", arguments: [
+        "l'hôpi\u{00AD}tal", "la visite à l'hôpi\u{200B}tal", "chez le den\u{2060}tiste", "l'hô\u{202E}pital",
+    ])
+    func labelDisqualifiers(_ label: String) {
+        let t = EventTime.instant(0)
+        let result = filter.moment(label: label, eventReference: EventReference(uid: "x"), start: t, end: t, isRecurring: false)
+        guard case .failure(.disqualified) = result else {
+            Issue.record("accepted: \(label.unicodeScalars.map(\.value))")
+            return
+        }
+    }
+
+    @Test("titles keep reading invisible characters as separators (and disqualifiers both ways)")
+    func titlesUnchanged() {
+        #expect(Normalizer.tokens("Ma\u{200B}mie").map(\.original) == ["Ma", "mie"])
+        #expect(filter.classify(title: "Anniv à l'hôpi\u{00AD}tal").rule == "D01")
+    }
+
     @Test("labels lose control and invisible characters; their length is counted in code points")
     func labels() {
         #expect(PrivacyFilter.normalisedLabel("la sortie \u{1B}]0;pwned\u{07} \u{202E}au parc") == "la sortie ]0;pwned au parc")
