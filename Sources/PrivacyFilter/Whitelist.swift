@@ -70,11 +70,24 @@ public struct Whitelist: Sendable {
     /// Forbidden-register words (`registers.txt`), folded: never accepted as a captured name.
     public var registerWords: Set<String> = []
     /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
-    /// audit file records both so that an auditor can check which rules produced a moment.
+    /// audit file records the four files that change decisions (`digests`) so that an auditor can
+    /// check which rules produced a moment.
     public var momentsDigest: String
     public var disqualifiersDigest: String
-    /// SHA-256 (hex) of `parents.txt` (not in the audit header, whose format is fixed).
+    /// SHA-256 (hex) of `parents.txt`.
     public var parentsDigest: String = ""
+    /// SHA-256 (hex) of `given-names.txt`.
+    public var givenNamesDigest: String = ""
+
+    /// The files whose rules change the filter's decisions and their SHA-256 (hex), in the order
+    /// the audit header writes them: `moments.tsv`, `disqualifiers.txt`, `parents.txt`,
+    /// `given-names.txt`. `registers.txt` is not among them: it belongs to the validator of
+    /// generated texts and of labels; the filter uses it only to refuse a captured name that is a
+    /// forbidden-register word (a refusal, never a new moment).
+    public var digests: [(file: String, sha256: String)] {
+        [("moments.tsv", momentsDigest), ("disqualifiers.txt", disqualifiersDigest),
+         ("parents.txt", parentsDigest), ("given-names.txt", givenNamesDigest)]
+    }
 
     /// Parses the files' contents.
     /// - Parameters:
@@ -128,6 +141,7 @@ public struct Whitelist: Sendable {
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
         self.parentsDigest = SHA256.hex(Array(parents.utf8))
+        self.givenNamesDigest = SHA256.hex(Array(givenNames.utf8))
     }
 
     /// `id<TAB>entry` rows (disqualifiers, parents' rules), tokens folded with `Normalizer.guardFold`.

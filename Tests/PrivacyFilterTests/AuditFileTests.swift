@@ -89,6 +89,38 @@ struct AuditFileTests {
         }
     }
 
+    @Test("the header records the digest of every rule file that changes decisions, and verify checks each",
+          arguments: ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt"])
+    func everyDigest(_ file: String) throws {
+        let text = render(entries())
+        let digest = try #require(filter.whitelist.digests.first { $0.file == file }?.sha256)
+        #expect(text.hasPrefix("{\"format\":\"dictee-audit\",\"version\":1,\"whitelist\":{\"moments.tsv\":\"\(filter.whitelist.momentsDigest)\","
+                               + "\"disqualifiers.txt\":\"\(filter.whitelist.disqualifiersDigest)\","
+                               + "\"parents.txt\":\"\(filter.whitelist.parentsDigest)\","
+                               + "\"given-names.txt\":\"\(filter.whitelist.givenNamesDigest)\"},"))
+        let tampered = text.replacingOccurrences(of: "\"\(file)\":\"\(digest)\"", with: "\"\(file)\":\"" + String(repeating: "0", count: 64) + "\"")
+        #expect(tampered != text)
+        let report = AuditFile.verify(tampered, whitelist: filter.whitelist, labels: [])
+        #expect(report.whitelistChanged)
+        #expect(report.problems.map(\.line) == [1])
+        #expect(report.problems.first?.reason.contains(file) == true)
+    }
+
+    @Test("a header with only the two digests of older files is a changed whitelist, not a valid header")
+    func olderHeader() {
+        let text = render(entries())
+        let w = filter.whitelist
+        let old = text.replacingOccurrences(
+            of: ",\"parents.txt\":\"\(w.parentsDigest)\",\"given-names.txt\":\"\(w.givenNamesDigest)\"", with: "")
+        #expect(old != text)
+        let report = AuditFile.verify(old, whitelist: w, labels: [])
+        #expect(report.whitelistChanged)
+        #expect(report.problems.map(\.line) == [1])
+        #expect(report.problems.first?.reason.contains("parents.txt and given-names.txt") == true)
+        let extra = text.replacingOccurrences(of: "\"moments.tsv\":", with: "\"notes.txt\":\"x\",\"moments.tsv\":")
+        #expect(AuditFile.verify(extra, whitelist: w, labels: []).problems.map(\.line) == [1])
+    }
+
     @Test("a repeated line, a missing final line feed, a date outside the window, a wrong count")
     func structure() {
         let text = render(entries())
