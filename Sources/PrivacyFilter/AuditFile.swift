@@ -171,12 +171,20 @@ public enum AuditFile {
     /// that pass `PrivacyFilter.acceptsName` (the children's, when `children` is given). A line
     /// without `for` (written before it existed) is reported like any other missing key.
     /// Anything else is reported by line.
+    /// With `owners`, each line's `for` must also be exactly what the state recorded for that
+    /// occurrence (the same names in the order the writer uses): a `[]` turned into `["Noah"]`,
+    /// `["Noah"]` into `["Inès"]` or two names swapped are reported.
     /// - Parameters:
     ///   - labels: the parent's labels known to the state database.
     ///   - children: the first names of the state's children; `nil` (an auditor without the state):
     ///     names are only checked against the name pattern.
+    ///   - owners: per occurrence, keyed `ownerKey(eventReference:date:)` ("ev-…|YYYY-MM-DD"), the
+    ///     `for` lists the state's moments give (names in the state's children-id order, as
+    ///     `Entry` writes them; a set because one series may have several occurrences on one
+    ///     date); `nil` (no state): `for` is only checked against `children` and the pattern.
     public static func verify(
-        _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil
+        _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil,
+        owners: [String: Set<[String]>]? = nil
     ) -> Report {
         var report = Report()
         let filter = PrivacyFilter(whitelist: whitelist)
@@ -209,7 +217,8 @@ public enum AuditFile {
                 continue
             }
             if let reason = problem(
-                in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children)
+                in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children,
+                owners: owners)
             {
                 report.problems.append((number, reason))
             } else if let date = object["date"] as? String, date < lastDate {
@@ -322,7 +331,8 @@ public enum AuditFile {
 
     private static func problem(
         in object: [String: Any], raw: String, filter: PrivacyFilter,
-        formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?
+        formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?,
+        owners recordedOwners: [String: Set<[String]>]?
     ) -> String? {
         guard Set(object.keys) == ["date", "phrase", "first_name", "for", "rule", "event_ref"] else {
             return "keys other than date, phrase, first_name, for, rule, event_ref"
@@ -352,6 +362,14 @@ public enum AuditFile {
             + (name.map(quoted) ?? "null") + ",\"for\":" + forField(forNames) + ",\"rule\":" + quoted(rule)
             + ",\"event_ref\":" + quoted(ref) + "}"
         guard raw == expected else { return "the line is not exactly what dictee writes (extra or repeated text)" }
+        if let recordedOwners {
+            guard let recorded = recordedOwners[ownerKey(eventReference: ref, date: date)] else {
+                return "the state has no moment of this event_ref on this date (an audit file of an older ingest?)"
+            }
+            guard recorded.contains(forNames) else {
+                return "for is not whose moment the state recorded for this occurrence"
+            }
+        }
         if rule == "label" {
             guard name == nil else { return "a label line carries a first name" }
             return labels.contains(phrase) ? nil : "phrase is not a label the parent gave"
@@ -368,6 +386,9 @@ public enum AuditFile {
         }
         return nil
     }
+
+    /// The key of `verify`'s `owners`: `ev-0123456789ab|2026-12-01`.
+    public static func ownerKey(eventReference: String, date: String) -> String { eventReference + "|" + date }
 
     private static func isTimestamp(_ text: String) -> Bool {
         let b = Array(text.utf8)
