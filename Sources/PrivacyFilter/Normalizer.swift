@@ -203,9 +203,10 @@ public enum Normalizer {
     }
 
     // A time: 1-2 digits, then h (optionally minutes) or :minutes; optionally a range to a second
-    // time (9h-11h, 14h à 16h30, 14:00-15:30). Not inside a word or number.
+    // time (9h-11h, 14h à 16h30, 14:00-15:30). Not inside a number, nor followed by a letter or a
+    // digit; a word glued before it stays a word of its own ("Judo Noah10h" is "Judo Noah").
     private static let timePattern = try! NSRegularExpression(
-        pattern: #"(?<![\p{L}\p{N}])\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2})(?:\s?(?:-|à|a)\s?\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2}))?(?![\p{L}\p{N}])"#)
+        pattern: #"(?<![\p{N}])\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2})(?:\s?(?:-|à|a)\s?\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2}))?(?![\p{L}\p{N}])"#)
 
     static func removeTimes(_ text: String) -> String {
         let range = NSRange(text.startIndex..., in: text)
