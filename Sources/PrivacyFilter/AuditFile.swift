@@ -5,7 +5,9 @@ import Foundation
 /// names may reach a model (Docs/architecture.md, files on disk).
 ///
 /// Line 1, the header: `{"format":"dictee-audit","version":1,"whitelist":{"moments.tsv":SHA256,
-/// "disqualifiers.txt":SHA256},"window":{...},"counts":{...}}`. Then one line per moment that may
+/// "disqualifiers.txt":SHA256,"parents.txt":SHA256,"given-names.txt":SHA256},"window":{...},
+/// "counts":{...}}` (the digests of every rule file that changes the filter's decisions,
+/// `Whitelist.digests`). Then one line per moment that may
 /// reach a model: `{"date":"2026-11-28","phrase":"l'anniversaire de Tom","first_name":"Tom",
 /// "for":["Inès"],"rule":"M005","event_ref":"ev-0123456789ab"}` (`first_name` null when none; `for`
 /// the first names of the children the moment is for, `[]` for the whole family's; `rule` a
@@ -125,8 +127,8 @@ public enum AuditFile {
         whitelist: Whitelist, window: [(String, String)], counts: [(String, Int)], entries: [Entry]
     ) -> String {
         var header = "{" + quoted("format") + ":" + quoted(format) + "," + quoted("version") + ":\(version),"
-        header += quoted("whitelist") + ":{" + quoted("moments.tsv") + ":" + quoted(whitelist.momentsDigest)
-            + "," + quoted("disqualifiers.txt") + ":" + quoted(whitelist.disqualifiersDigest) + "},"
+        header += quoted("whitelist") + ":{"
+            + whitelist.digests.map { quoted($0.file) + ":" + quoted($0.sha256) }.joined(separator: ",") + "},"
         header += quoted("window") + ":{" + window.map { quoted($0.0) + ":" + quoted($0.1) }
             .joined(separator: ",") + "},"
         header += quoted("counts") + ":{" + counts.map { quoted($0.0) + ":\($0.1)" }
@@ -169,12 +171,20 @@ public enum AuditFile {
     /// that pass `PrivacyFilter.acceptsName` (the children's, when `children` is given). A line
     /// without `for` (written before it existed) is reported like any other missing key.
     /// Anything else is reported by line.
+    /// With `owners`, each line's `for` must also be exactly what the state recorded for that
+    /// occurrence (the same names in the order the writer uses): a `[]` turned into `["Noah"]`,
+    /// `["Noah"]` into `["Inès"]` or two names swapped are reported.
     /// - Parameters:
     ///   - labels: the parent's labels known to the state database.
     ///   - children: the first names of the state's children; `nil` (an auditor without the state):
     ///     names are only checked against the name pattern.
+    ///   - owners: per occurrence, keyed `ownerKey(eventReference:date:)` ("ev-…|YYYY-MM-DD"), the
+    ///     `for` lists the state's moments give (names in the state's children-id order, as
+    ///     `Entry` writes them; a set because one series may have several occurrences on one
+    ///     date); `nil` (no state): `for` is only checked against `children` and the pattern.
     public static func verify(
-        _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil
+        _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil,
+        owners: [String: Set<[String]>]? = nil
     ) -> Report {
         var report = Report()
         let filter = PrivacyFilter(whitelist: whitelist)
@@ -207,7 +217,8 @@ public enum AuditFile {
                 continue
             }
             if let reason = problem(
-                in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children)
+                in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children,
+                owners: owners)
             {
                 report.problems.append((number, reason))
             } else if let date = object["date"] as? String, date < lastDate {
@@ -238,7 +249,6 @@ public enum AuditFile {
         guard Set(object.keys) == ["format", "version", "whitelist", "window", "counts"],
             object["format"] as? String == format, object["version"] as? Int == version,
             let digests = object["whitelist"] as? [String: String],
-            Set(digests.keys) == ["moments.tsv", "disqualifiers.txt"],
             let window = object["window"] as? [String: String], Set(window.keys) == windowKeys,
             let counts = object["counts"] as? [String: Int], Set(counts.keys) == countKeys,
             counts.values.allSatisfy({ $0 >= 0 })
@@ -248,6 +258,18 @@ public enum AuditFile {
         }
         report.window = window
         report.counts = counts
+        let files = whitelist.digests.map(\.file)
+        guard Set(digests.keys) == Set(files) else {
+            // A header written before the four digests (moments.tsv and disqualifiers.txt only):
+            // the rules of the missing files cannot be vouched for.
+            report.whitelistChanged = true
+            let missing = files.filter { digests[$0] == nil }
+            report.problems.append((1, missing.isEmpty || digests.keys.contains(where: { !files.contains($0) })
+                ? "the header's whitelist digests are not exactly those of " + files.joined(separator: ", ")
+                : "the header has no digest of " + missing.joined(separator: " and ")
+                    + " (written by an older dictee?): the rules that made its moments cannot be checked"))
+            return
+        }
         // The header must also be byte for byte what dictee writes for these values.
         let again = render(
             whitelist: whitelist,
@@ -256,11 +278,11 @@ public enum AuditFile {
                 .map { ($0, counts[$0]!) },
             entries: []
         ).dropLast()
-        if digests["moments.tsv"] != whitelist.momentsDigest
-            || digests["disqualifiers.txt"] != whitelist.disqualifiersDigest
-        {
+        let changed = whitelist.digests.filter { digests[$0.file] != $0.sha256 }.map(\.file)
+        if !changed.isEmpty {
             report.whitelistChanged = true
-            report.problems.append((1, "the whitelist digests are not those of this dictee's Whitelists/ files"))
+            report.problems.append((1, "the whitelist digests are not those of this dictee's Whitelists/ files ("
+                                    + changed.joined(separator: ", ") + ")"))
         } else if raw != again {
             // Also catches `"version":true`, repeated keys and anything between the values.
             report.problems.append((1, "the header carries something dictee does not write"))
@@ -309,7 +331,8 @@ public enum AuditFile {
 
     private static func problem(
         in object: [String: Any], raw: String, filter: PrivacyFilter,
-        formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?
+        formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?,
+        owners recordedOwners: [String: Set<[String]>]?
     ) -> String? {
         guard Set(object.keys) == ["date", "phrase", "first_name", "for", "rule", "event_ref"] else {
             return "keys other than date, phrase, first_name, for, rule, event_ref"
@@ -339,6 +362,14 @@ public enum AuditFile {
             + (name.map(quoted) ?? "null") + ",\"for\":" + forField(forNames) + ",\"rule\":" + quoted(rule)
             + ",\"event_ref\":" + quoted(ref) + "}"
         guard raw == expected else { return "the line is not exactly what dictee writes (extra or repeated text)" }
+        if let recordedOwners {
+            guard let recorded = recordedOwners[ownerKey(eventReference: ref, date: date)] else {
+                return "the state has no moment of this event_ref on this date (an audit file of an older ingest?)"
+            }
+            guard recorded.contains(forNames) else {
+                return "for is not whose moment the state recorded for this occurrence"
+            }
+        }
         if rule == "label" {
             guard name == nil else { return "a label line carries a first name" }
             return labels.contains(phrase) ? nil : "phrase is not a label the parent gave"
@@ -355,6 +386,9 @@ public enum AuditFile {
         }
         return nil
     }
+
+    /// The key of `verify`'s `owners`: `ev-0123456789ab|2026-12-01`.
+    public static func ownerKey(eventReference: String, date: String) -> String { eventReference + "|" + date }
 
     private static func isTimestamp(_ text: String) -> Bool {
         let b = Array(text.utf8)

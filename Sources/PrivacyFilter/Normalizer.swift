@@ -135,6 +135,18 @@ public enum Normalizer {
         return out
     }
 
+    /// Whether `prepare` reads the scalar as an invisible character (a separator, or nothing):
+    /// format and control characters, line and paragraph separators, private-use, unassigned and
+    /// surrogate code points, variation selectors.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .format, .control, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned:
+            return true
+        default:
+            return (0xFE00...0xFE0F).contains(scalar.value) || (0xE0100...0xE01EF).contains(scalar.value)
+        }
+    }
+
     /// NFC, apostrophes and dashes unified, times removed, invisible characters turned into spaces
     /// (or removed), stray combining marks dropped.
     static func prepare(_ text: String, invisibleSeparates: Bool, separator: Unicode.Scalar = " ") -> String {
@@ -191,9 +203,10 @@ public enum Normalizer {
     }
 
     // A time: 1-2 digits, then h (optionally minutes) or :minutes; optionally a range to a second
-    // time (9h-11h, 14h à 16h30, 14:00-15:30). Not inside a word or number.
+    // time (9h-11h, 14h à 16h30, 14:00-15:30). Not inside a number, nor followed by a letter or a
+    // digit; a word glued before it stays a word of its own ("Judo Noah10h" is "Judo Noah").
     private static let timePattern = try! NSRegularExpression(
-        pattern: #"(?<![\p{L}\p{N}])\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2})(?:\s?(?:-|à|a)\s?\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2}))?(?![\p{L}\p{N}])"#)
+        pattern: #"(?<![\p{N}])\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2})(?:\s?(?:-|à|a)\s?\d{1,2}\s?(?:[hH]\s?\d{0,2}|:\d{2}))?(?![\p{L}\p{N}])"#)
 
     static func removeTimes(_ text: String) -> String {
         let range = NSRange(text.startIndex..., in: text)

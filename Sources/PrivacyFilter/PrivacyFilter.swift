@@ -84,7 +84,13 @@ public struct Classification: Hashable, Sendable {
 ///    (`Classification.children`); the name never reaches the phrase. A child named in the slot
 ///    ("Anniv de Noah": his own birthday) restricts nothing: the moment stays the family's, and the
 ///    cards never offer Noah a moment whose slot holds his own name, so his sister may get it.
-/// 7. Anything else is unlabeled: no name is kept at all.
+///    A birthday (slot `de`) whose slot holds no friend and nobody else: a child named anywhere is
+///    the one celebrated ("Anniv 8 ans Noah": "l'anniversaire de Noah", the family's); children
+///    listed together ("Anniv Noah et Inès") share it ("l'anniversaire", the family's).
+/// 7. With no child of the family named, an owner word of `parents.txt` (papa, maman) standing as
+///    the owner (not after a link word, not in a birthday's slot) makes the parents' event, rule
+///    `P..`, form or not ("Gym maman", "Yoga maman").
+/// 8. Anything else is unlabeled: no name is kept at all.
 public struct PrivacyFilter: Sendable {
     public let whitelist: Whitelist
     /// The family's children, whose names decide whose a moment is.
@@ -99,6 +105,16 @@ public struct PrivacyFilter: Sendable {
     /// The same for the parents' rules (hyphens inside words removed as well).
     private let parentsByFirstWord: [String: [Whitelist.Disqualifier]]
     private let parentWordForms: [String: [Set<String>]]
+    /// Every accepted spelling of an owner word (`parents.txt`: papa, maman) -> its rule.
+    private let ownerBySpelling: [String: Whitelist.Disqualifier]
+
+    /// The words after which a parent word is not the owner but a companion or someone else
+    /// ("avec papa", "chez maman", "la maman de Léa"), folded.
+    static let ownerLinkWords: Set<String> = [
+        "de", "d'", "des", "du", "chez", "avec", "et", "pour", "a", "au", "aux", "sans", "par",
+        "le", "la", "les", "l'", "un", "une", "ma", "mon", "mes", "ta", "ton", "tes", "sa", "son", "ses",
+        "notre", "nos", "votre", "vos", "leur", "leurs",
+    ]
 
     /// Family words accepted after `chez` in lower case.
     public static let familyWords: Set<String> = FamilyWords.all
@@ -114,6 +130,11 @@ public struct PrivacyFilter: Sendable {
         formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { Self.formKey($0.tokens[0]) })
         (disqualifiersByFirstWord, disqualifierWordForms) = Self.index(whitelist.disqualifiers, hyphenFree: false)
         (parentsByFirstWord, parentWordForms) = Self.index(whitelist.parentRules, hyphenFree: true)
+        var owners: [String: Whitelist.Disqualifier] = [:]
+        for w in whitelist.ownerWords {
+            for spelling in Self.spellings(w.tokens[0]) where owners[spelling] == nil { owners[spelling] = w }
+        }
+        ownerBySpelling = owners
     }
 
     private static func index(_ rules: [Whitelist.Disqualifier], hyphenFree: Bool)
@@ -153,11 +174,23 @@ public struct PrivacyFilter: Sendable {
             return Classification(decision: .disqualified, rule: p.id)
         }
         let (titleTokens, glued) = Normalizer.tokensWithGlue(title)
-        guard let (form, start) = bestForm(in: titleTokens) else { return .unlabeled }
-        let formRange = start..<(start + form.tokens.count)
+        let best = bestForm(in: titleTokens)
         // The children named anywhere, as runs of tokens (a run joins tokens that only invisible
         // characters separate: `No\u{200D}ah`).
         let named = childRuns(in: titleTokens, glued: glued)
+        // A parent as the owner ("Gym maman"), and no child of the family named: the parents'.
+        // "+" and "&" join people as "et" does ("Fête des Lumières (Léa + maman)": maman comes along).
+        if named.isEmpty {
+            let joined = title.contains("+") || title.contains("&")
+                ? Normalizer.tokensWithGlue(title.replacingOccurrences(of: "+", with: " et ").replacingOccurrences(of: "&", with: " et "))
+                : (tokens: titleTokens, gluedToNext: glued)
+            let joinedBest = joined.tokens.count == titleTokens.count ? best : bestForm(in: joined.tokens)
+            if let owner = ownerWord(in: joined.tokens, glued: joined.gluedToNext, form: joinedBest) {
+                return Classification(decision: .disqualified, rule: owner.id)
+            }
+        }
+        guard let (form, start) = best else { return .unlabeled }
+        let formRange = start..<(start + form.tokens.count)
         var name: String?
         var slotRun: ClosedRange<Int>?
         if let p = slotPosition(after: formRange.upperBound, in: titleTokens, slot: form.slot) {
@@ -170,8 +203,31 @@ public struct PrivacyFilter: Sendable {
                 name = capturedName(at: p, in: titleTokens, glued: glued, slot: form.slot)
             }
         }
+        // Birthdays (slot `de`): whose birthday it is when the slot holds no friend.
+        var celebrated = Set<Int64>()
+        if form.slot == .de {
+            let outside = named.filter { !$0.run.overlaps(formRange) }
+            let slotPos = slotPosition(after: formRange.upperBound, in: titleTokens, slot: form.slot)
+            let slotMember = slotRun.flatMap { run in outside.first { $0.run == run }?.member }
+            if name == nil || slotMember != nil,
+               slotMember != nil || !slotNamesSomeoneElse(slotPos, after: formRange.upperBound, in: titleTokens),
+               !outside.isEmpty
+            {
+                if Self.listedTogether(outside, in: titleTokens), Set(outside.map(\.member.id)).count >= 2 {
+                    // "Anniv Noah et Inès", "Anniversaire de Noah et Inès": the listed children's
+                    // birthday together (twins, one party): no name, the whole family's.
+                    name = nil
+                    celebrated = Set(outside.map(\.member.id))
+                } else if let child = slotMember ?? outside.min(by: { $0.run.lowerBound < $1.run.lowerBound })?.member {
+                    // "Anniv 8 ans Noah", "Inès anniv": the named child is the one celebrated.
+                    name = acceptsName(child.firstName) ? child.firstName : nil
+                    celebrated = [child.id]
+                }
+            }
+        }
         let children = Set(named.filter { hit in
             !hit.run.overlaps(formRange) && !(slotRun.map { $0.overlaps(hit.run) } ?? false)
+                && !celebrated.contains(hit.member.id)
         }.map(\.member.id))
         return Classification(
             decision: .moment, phrase: Self.render(form.phrase, slot: form.slot, name: name),
@@ -223,7 +279,9 @@ public struct PrivacyFilter: Sendable {
         let text = Self.normalisedLabel(label)
         guard !text.isEmpty else { return .failure(.empty) }
         guard text.unicodeScalars.count <= 60 else { return .failure(.tooLong(text.unicodeScalars.count)) }
-        if let d = firstDisqualifier(in: text) { return .failure(.disqualified(rule: d.id)) }
+        if let d = firstDisqualifier(in: text) ?? firstDisqualifier(in: label) {
+            return .failure(.disqualified(rule: d.id))
+        }
         // The parent's phrase: its head noun is its last word, gender and number unknown (masculine
         // singular is the neutral French default); a matching form gives the real grammar.
         let form = bestForm(in: Normalizer.tokens(text))?.form
@@ -236,11 +294,24 @@ public struct PrivacyFilter: Sendable {
             children: children, kind: kind))
     }
 
-    /// A parent's label as stored: NFC, invisible and control characters (bidirectional marks,
-    /// zero-width characters, escapes) and stray combining marks removed, typographic apostrophes
-    /// made straight, white space collapsed, trimmed.
+    /// A parent's label as stored: NFC; white space (line breaks, tabs) made a space; invisible and
+    /// control characters (zero-width characters, soft hyphens, word joiners, bidirectional marks,
+    /// variation selectors, escapes) and stray combining marks *removed*, so that the word they
+    /// sat in is whole again ("Ma\u{200B}mie" is "Mamie", "hôpi\u{AD}tal" is "hôpital" and
+    /// disqualified); typographic apostrophes made straight, white space collapsed, trimmed.
+    /// (Titles read invisible characters as separators as well: `Normalizer.tokens`.)
     public static func normalisedLabel(_ label: String) -> String {
-        let prepared = Normalizer.prepare(label, invisibleSeparates: true)
+        var joined = String.UnicodeScalarView()
+        for scalar in label.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                joined.append(" ")
+            } else if Normalizer.isInvisible(scalar) {
+                continue
+            } else {
+                joined.append(scalar)
+            }
+        }
+        let prepared = Normalizer.prepare(String(joined), invisibleSeparates: false)
         return prepared.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
     }
 
@@ -269,7 +340,9 @@ public struct PrivacyFilter: Sendable {
         if let known = DisqualifierCache.shared.value(for: key) {
             return known.flatMap { id in whitelist.parentRules.first { $0.id == id } }
         }
+        // Invisible characters read as nothing first: "Réu\u{200B}nion" is a réunion (P01), not a réu.
         var lists = Normalizer.guardTokenLists(title)
+        lists = Array(lists[(lists.count / 2)...] + lists[..<(lists.count / 2)])
         lists += lists.map { $0.map(Self.formKey) }
         let found = search(lists, byFirstWord: parentsByFirstWord, wordForms: parentWordForms)
         DisqualifierCache.shared.store(found?.id, for: key)
@@ -305,7 +378,7 @@ public struct PrivacyFilter: Sendable {
     /// The spellings of a disqualifier word that a title word may use: itself, and for words of
     /// three letters or more a plural in -s or -x, a singular without the final -s, and -aux for
     /// -al (hôpital, hôpitaux).
-    private static func spellings(_ word: String) -> Set<String> {
+    static func spellings(_ word: String) -> Set<String> {
         var forms: Set<String> = [word]
         guard word.count >= 3 else { return forms }
         forms.insert(word + "s")
@@ -370,6 +443,56 @@ public struct PrivacyFilter: Sendable {
         case .chez:
             return tokens[end].folded == "chez" && end + 1 < tokens.count ? end + 1 : nil
         }
+    }
+
+    /// Whether a birthday's slot names someone other than the family's children, so that a child
+    /// named elsewhere in the title is a guest, not the one celebrated: a family word or a parent
+    /// word in the slot ("Anniv mamie avec Noah", "Anniv papa Noah"), or any word after an explicit
+    /// `de`/`d'` ("Anniv de la maîtresse avec Inès").
+    private func slotNamesSomeoneElse(_ p: Int?, after end: Int, in tokens: [Token]) -> Bool {
+        guard let p else { return false }
+        if p > end { return true }
+        let word = tokens[p].folded
+        return Self.familyWords.contains(word) || ownerBySpelling[Normalizer.guardFold(tokens[p].original)] != nil
+    }
+
+    /// The first owner word (`parents.txt`: papa, maman) standing as the owner of the title: not
+    /// right after a link word (`ownerLinkWords`), not inside the form, not in the form's name
+    /// slot. Words that only invisible characters cut are read whole (`pa\u{200B}pa`); look-alike
+    /// letters and plurals as for the parents' rules.
+    private func ownerWord(in tokens: [Token], glued: [Bool], form: (form: Whitelist.Form, start: Int)?) -> Whitelist.Disqualifier? {
+        guard !ownerBySpelling.isEmpty else { return nil }
+        var excluded = Set<Int>()
+        if let form {
+            let end = form.start + form.form.tokens.count
+            excluded.formUnion(form.start..<end)
+            if form.form.slot == .de, let p = slotPosition(after: end, in: tokens, slot: .de) { excluded.insert(p) }
+        }
+        var unitStart = 0
+        for end in tokens.indices where !glued[end] {
+            var candidates = (unitStart...end).map { ($0, Normalizer.guardFold(tokens[$0].original)) }
+            if end > unitStart {
+                candidates.insert((unitStart, Normalizer.guardFold(tokens[unitStart...end].map(\.original).joined())), at: 0)
+            }
+            for (i, key) in candidates {
+                guard let rule = ownerBySpelling[key], !excluded.contains(i) else { continue }
+                if i > 0, Self.ownerLinkWords.contains(Normalizer.guardFold(tokens[i - 1].original) + (tokens[i - 1].folded.hasSuffix("'") ? "'" : "")) { continue }
+                return rule
+            }
+            unitStart = end + 1
+        }
+        return nil
+    }
+
+    /// Whether the children named form one list: next to one another or joined by `et` only
+    /// ("Noah et Inès", "Noah & Inès", "Noah/Inès": punctuation is no token).
+    private static func listedTogether(_ hits: [(run: ClosedRange<Int>, member: FamilyMember)], in tokens: [Token]) -> Bool {
+        let runs = hits.map(\.run).sorted { $0.lowerBound < $1.lowerBound }
+        for (a, b) in zip(runs, runs.dropFirst()) where b.lowerBound > a.upperBound {
+            let between = tokens[(a.upperBound + 1)..<b.lowerBound]
+            guard between.allSatisfy({ $0.folded == "et" }), between.count <= 1 else { return false }
+        }
+        return true
     }
 
     /// The friend's name in the slot at `p` (not a child of the family): a family word after

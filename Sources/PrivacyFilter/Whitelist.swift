@@ -63,6 +63,10 @@ public struct Whitelist: Sendable {
     /// The parents' rules of `parents.txt` (ids `P01`...), shaped and matched like disqualifiers but on
     /// the title only: a title with one of them is the parents' event, never a children's moment.
     public var parentRules: [Disqualifier] = []
+    /// The owner words of `parents.txt` (`id<TAB>word<TAB>owner` rows: papa, maman): a parent
+    /// named as the owner of the activity makes the title the parents' event (README, "The
+    /// privacy filter"); matched by `PrivacyFilter` by position, not as `parentRules` are.
+    public var ownerWords: [Disqualifier] = []
     /// `given-names.txt`: lower-cased spelling -> the list's spelling (`zoé` -> `Zoé`).
     public var givenNames: [String: String] = [:]
     /// The same names keyed by `Normalizer.fold` (`zoe` -> `Zoé`), for titles written without accents.
@@ -70,11 +74,24 @@ public struct Whitelist: Sendable {
     /// Forbidden-register words (`registers.txt`), folded: never accepted as a captured name.
     public var registerWords: Set<String> = []
     /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
-    /// audit file records both so that an auditor can check which rules produced a moment.
+    /// audit file records the four files that change decisions (`digests`) so that an auditor can
+    /// check which rules produced a moment.
     public var momentsDigest: String
     public var disqualifiersDigest: String
-    /// SHA-256 (hex) of `parents.txt` (not in the audit header, whose format is fixed).
+    /// SHA-256 (hex) of `parents.txt`.
     public var parentsDigest: String = ""
+    /// SHA-256 (hex) of `given-names.txt`.
+    public var givenNamesDigest: String = ""
+
+    /// The files whose rules change the filter's decisions and their SHA-256 (hex), in the order
+    /// the audit header writes them: `moments.tsv`, `disqualifiers.txt`, `parents.txt`,
+    /// `given-names.txt`. `registers.txt` is not among them: it belongs to the validator of
+    /// generated texts and of labels; the filter uses it only to refuse a captured name that is a
+    /// forbidden-register word (a refusal, never a new moment).
+    public var digests: [(file: String, sha256: String)] {
+        [("moments.tsv", momentsDigest), ("disqualifiers.txt", disqualifiersDigest),
+         ("parents.txt", parentsDigest), ("given-names.txt", givenNamesDigest)]
+    }
 
     /// Parses the files' contents.
     /// - Parameters:
@@ -109,8 +126,10 @@ public struct Whitelist: Sendable {
                 tokens: tokens, tie: tie))
         }
         self.forms = forms
-        self.disqualifiers = try Self.rules(disqualifiers, file: "disqualifiers.txt", seen: &seen)
-        self.parentRules = try Self.rules(parents, file: "parents.txt", seen: &seen)
+        self.disqualifiers = try Self.rules(disqualifiers, file: "disqualifiers.txt", seen: &seen).map(\.rule)
+        let parentRows = try Self.rules(parents, file: "parents.txt", seen: &seen, kinds: ["owner"])
+        self.parentRules = parentRows.filter { $0.kind == nil }.map(\.rule)
+        self.ownerWords = parentRows.filter { $0.kind == "owner" }.map(\.rule)
         var names: [String: String] = [:]
         var folded: [String: String] = [:]
         for line in Self.lines(givenNames) {
@@ -128,20 +147,26 @@ public struct Whitelist: Sendable {
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
         self.parentsDigest = SHA256.hex(Array(parents.utf8))
+        self.givenNamesDigest = SHA256.hex(Array(givenNames.utf8))
     }
 
-    /// `id<TAB>entry` rows (disqualifiers, parents' rules), tokens folded with `Normalizer.guardFold`.
-    private static func rules(_ text: String, file: String, seen: inout Set<String>) throws(WhitelistError) -> [Disqualifier] {
-        var found: [Disqualifier] = []
+    /// `id<TAB>entry` rows (disqualifiers, parents' rules), or `id<TAB>entry<TAB>kind` with a kind
+    /// of `kinds`; tokens folded with `Normalizer.guardFold`.
+    private static func rules(_ text: String, file: String, seen: inout Set<String>, kinds: Set<String> = [])
+        throws(WhitelistError) -> [(rule: Disqualifier, kind: String?)]
+    {
+        var found: [(rule: Disqualifier, kind: String?)] = []
         for (k, line) in lines(text).enumerated() {
             let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
             if row.isEmpty || row.hasPrefix("#") { continue }
             let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: file, line: k + 1) }
+            guard f.count == 2 || f.count == 3 && kinds.contains(f[2]), !f[1].isEmpty else {
+                throw .malformed(file: file, line: k + 1)
+            }
             guard seen.insert(f[0]).inserted else { throw .duplicateID(file: file, id: f[0]) }
             let tokens = Normalizer.tokens(f[1]).map { Normalizer.guardFold($0.original) }
-            guard !tokens.isEmpty else { throw .malformed(file: file, line: k + 1) }
-            found.append(Disqualifier(id: f[0], text: f[1], tokens: tokens))
+            guard !tokens.isEmpty, f.count == 2 || tokens.count == 1 else { throw .malformed(file: file, line: k + 1) }
+            found.append((Disqualifier(id: f[0], text: f[1], tokens: tokens), f.count == 3 ? f[2] : nil))
         }
         return found
     }

@@ -164,7 +164,8 @@ D62	certificat médical
 # disqualified with its rule id (P01...): never a moment, never suggested to the parent for a label.
 # Checked after the 62 disqualifiers (which also read the location and the description) and before
 # the moment forms; the title only, because a children's party may well take place at a restaurant.
-# Format: id<TAB>entry. Ids are stable: never renumber, only append; a removed id stays unused.
+# Format: id<TAB>entry, or id<TAB>word<TAB>owner for an owner word (the last section). Ids are
+# stable: never renumber, only append; a removed id stays unused.
 # Matching: as disqualifiers (whole tokens after NFC, case and accent folding, look-alike letters and
 # invisible characters, hyphenated words also split, plurals and singulars in -s, -x, -aux/-al), and
 # hyphens inside a word do not count (week-end = weekend).
@@ -220,6 +221,36 @@ P43	we maman
 # Religious services: the family's beliefs are its own ("Messe de Noël" is not a party).
 P44	messe
 P45	culte
+# The parents' own outings, however written (added after the tester's titles).
+P46	entre filles
+P47	entre copines
+P48	entre copains
+P49	entre amis
+P50	entre amies
+P51	entre potes
+P52	entre collègues
+P53	à deux
+P54	en couple
+P55	réu
+# Custody: "week end" written in two words, and the other parent's home ("Week-end chez papa",
+# "Semaine chez maman": in a family where papa lives at home, nobody writes "chez papa").
+P56	week end papa
+P57	week end maman
+P58	chez papa
+P59	chez maman
+#
+# Owner words: a parent named as the one whose activity it is, as a child's first name makes a
+# child's moment ("Gym maman", "Foot papa", "Concert (maman)", "Yoga maman" with no form at all).
+# Such a word counts only as the owner: not right after a word that makes the parent a companion
+# or someone else (de, d', des, du, chez, avec, et, "+", "&", pour, à, au, aux, sans, par, le, la, les, l',
+# un, une, ma, mon, mes, ta, ton, tes, sa, son, ses, notre, nos, votre, vos, leur, leurs), not in
+# a birthday's name slot ("Anniv papa": his birthday), and never when the title names one of the
+# family's children ("Piscine Noah papa": Noah goes, papa takes him). Matched as the entries
+# above (case, accents, look-alike letters, invisible characters, plurals). Not listed: "mam" and
+# "pap" (not how calendars write it; PAP is a school's support plan), papi and mamie (their
+# visits are the children's).
+P60	papa	owner
+P61	maman	owner
 
 """#
 

@@ -64,6 +64,51 @@ struct AuditFileTests {
         #expect(report.problems.first?.reason.contains(reason) == true, "\(report.problems)")
     }
 
+    @Test("with the state's owners, a for naming real children but not the recorded ones is reported")
+    func owners() {
+        let family = PrivacyFilter(family: issueFamily)
+        let titles = ["Anniv de Tom", "Judo Noah", "Piscine Inès et Noah", "Piscine Noah"]
+        let entries = titles.enumerated().compactMap { k, title -> AuditFile.Entry? in
+            let o = Occurrence(uid: "o\(k)", summary: title, start: .instant(Int64(k) * 86_400),
+                               end: .instant(Int64(k) * 86_400 + 3600), isRecurring: false,
+                               source: SourceLocation(file: "f.ics", line: nil))
+            guard case .moment(let m) = family.filter(o) else { return nil }
+            return AuditFile.Entry(moment: m, date: "2026-12-0\(k + 1)", family: issueFamily)
+        }
+        #expect(entries.map(\.children) == [[], ["Noah"], ["Inès", "Noah"], ["Noah"]])
+        var owners: [String: Set<[String]>] = [:]
+        for e in entries {
+            owners[AuditFile.ownerKey(eventReference: e.moment.eventReference.description, date: e.date), default: []]
+                .insert(e.children)
+        }
+        let text = render(entries)
+        let names: Set<String> = ["Inès", "Noah"]
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: [], children: names, owners: owners).problems.isEmpty)
+        for (from, to, line) in [
+            (#""for":[]"#, #""for":["Noah"]"#, 2),
+            (#""for":["Inès","Noah"]"#, #""for":["Noah","Inès"]"#, 4),
+            (#""for":["Inès","Noah"]"#, #""for":["Inès"]"#, 4),
+            (#""for":["Noah"],"rule":"M018""#, #""for":["Inès"],"rule":"M018""#, 3),
+        ] {
+            let tampered = text.replacingOccurrences(of: from, with: to)
+            #expect(tampered != text)
+            let report = AuditFile.verify(tampered, whitelist: filter.whitelist, labels: [], children: names, owners: owners)
+            #expect(report.problems.map(\.line) == [line], "\(to)")
+            #expect(report.problems.first?.reason == "for is not whose moment the state recorded for this occurrence")
+            // Without the state's owners, real children's names pass.
+            #expect(AuditFile.verify(tampered, whitelist: filter.whitelist, labels: [], children: names).problems.isEmpty)
+        }
+        // Two occurrences of one series on one date: either recorded list is accepted.
+        let key = AuditFile.ownerKey(eventReference: entries[1].moment.eventReference.description, date: "2026-12-02")
+        var two = owners
+        two[key, default: []].insert(["Inès"])
+        let other = text.replacingOccurrences(of: #""for":["Noah"],"rule":"M018""#, with: #""for":["Inès"],"rule":"M018""#)
+        #expect(AuditFile.verify(other, whitelist: filter.whitelist, labels: [], children: names, owners: two).problems.isEmpty)
+        // An occurrence the state does not hold.
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: [], children: names, owners: [:])
+        #expect(report.problems.map(\.line) == [2, 3, 4, 5])
+    }
+
     @Test("a parent's label verifies when the state knows it")
     func labels() {
         let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"for":[],"rule":"label","event_ref":"ev-0123456789ab"}"#
@@ -87,6 +132,38 @@ struct AuditFileTests {
         ] {
             #expect(AuditFile.verify(tampered, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [1])
         }
+    }
+
+    @Test("the header records the digest of every rule file that changes decisions, and verify checks each",
+          arguments: ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt"])
+    func everyDigest(_ file: String) throws {
+        let text = render(entries())
+        let digest = try #require(filter.whitelist.digests.first { $0.file == file }?.sha256)
+        #expect(text.hasPrefix("{\"format\":\"dictee-audit\",\"version\":1,\"whitelist\":{\"moments.tsv\":\"\(filter.whitelist.momentsDigest)\","
+                               + "\"disqualifiers.txt\":\"\(filter.whitelist.disqualifiersDigest)\","
+                               + "\"parents.txt\":\"\(filter.whitelist.parentsDigest)\","
+                               + "\"given-names.txt\":\"\(filter.whitelist.givenNamesDigest)\"},"))
+        let tampered = text.replacingOccurrences(of: "\"\(file)\":\"\(digest)\"", with: "\"\(file)\":\"" + String(repeating: "0", count: 64) + "\"")
+        #expect(tampered != text)
+        let report = AuditFile.verify(tampered, whitelist: filter.whitelist, labels: [])
+        #expect(report.whitelistChanged)
+        #expect(report.problems.map(\.line) == [1])
+        #expect(report.problems.first?.reason.contains(file) == true)
+    }
+
+    @Test("a header with only the two digests of older files is a changed whitelist, not a valid header")
+    func olderHeader() {
+        let text = render(entries())
+        let w = filter.whitelist
+        let old = text.replacingOccurrences(
+            of: ",\"parents.txt\":\"\(w.parentsDigest)\",\"given-names.txt\":\"\(w.givenNamesDigest)\"", with: "")
+        #expect(old != text)
+        let report = AuditFile.verify(old, whitelist: w, labels: [])
+        #expect(report.whitelistChanged)
+        #expect(report.problems.map(\.line) == [1])
+        #expect(report.problems.first?.reason.contains("parents.txt and given-names.txt") == true)
+        let extra = text.replacingOccurrences(of: "\"moments.tsv\":", with: "\"notes.txt\":\"x\",\"moments.tsv\":")
+        #expect(AuditFile.verify(extra, whitelist: w, labels: []).problems.map(\.line) == [1])
     }
 
     @Test("a repeated line, a missing final line feed, a date outside the window, a wrong count")

@@ -139,6 +139,12 @@ struct WhitelistTests {
         #expect(SHA256.hex(Array("abc".utf8))
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(w.momentsDigest.count == 64 && w.disqualifiersDigest.count == 64)
+        // Every rule file that changes decisions, in the audit header's order.
+        let files = ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt"]
+        #expect(w.digests.map(\.file) == files)
+        for (file, digest) in w.digests {
+            #expect(digest == SHA256.hex(Array(try repositoryFile("Whitelists/" + file).utf8)), "\(file)")
+        }
     }
 
     @Test("malformed files are refused with file and line")

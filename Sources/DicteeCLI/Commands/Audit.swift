@@ -1,5 +1,7 @@
 import DicteeCore
 import Foundation
+import Household
+import Ingest
 import Store
 import PrivacyFilter
 
@@ -16,8 +18,10 @@ extension Dictee {
             counts per decision, the moments per rule. With --verify, checks that every line's
             phrase comes from the whitelist (Whitelists/moments.tsv, with the name rendered as
             the filter renders it) or from a label the parent gave (in the state), that every
-            name passes the name pattern, and that no line carries any other text; exits 1 with
-            the offending line numbers otherwise.
+            name passes the name pattern, that each line's 'for' is whose moment the state
+            recorded for that occurrence (without a state it cannot be checked: a warning says
+            so), and that no line carries any other text; exits 1 with the offending line
+            numbers otherwise.
 
             example:
               dictee audit audit.jsonl --verify
@@ -35,21 +39,30 @@ extension Dictee {
             var labels = Set<String>()
             // The state's children: every name in a line's "for" must be one of them.
             var children: Set<String>?
+            // Whose each stored moment is: a line's "for" must be what the state recorded.
+            var owners: [String: Set<[String]>]?
             if arguments.flags.contains("verify") {
                 // The parent's labels come from the state; an auditor on another machine has none,
                 // and then only label lines fail.
                 if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
                     let store = try StateOptions.open(context, create: false)
                     labels = Set(try state { () throws(StateError) in try store.labels().values.map(\.text) })
-                    children = Set(try state { () throws(StateError) in try store.children().map(\.firstName) })
+                    let stored = try state { () throws(StateError) in try store.children() }
+                    children = Set(stored.map(\.firstName))
+                    let moments = try state { () throws(StateError) in try store.moments() }
+                    if let zone = Self.zone(of: data, store: store) {
+                        owners = Self.owners(moments, children: stored, zone: zone)
+                    }
                 } else if context.statePath?.isEmpty == true {
                     throw CommandFailure(.usage, "--state needs a file path")
                 } else {
                     output.warning("no state at \(StateOptions.path(context)): lines with a parent's label cannot be checked")
+                    output.warning("no state: the 'for' fields (whose moment each line is) cannot be checked against the children")
                 }
             }
             let report = AuditFile.verify(
-                String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels, children: children)
+                String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels, children: children,
+                owners: owners)
             let verify = arguments.flags.contains("verify")
             if arguments.flags.contains("json") {
                 var fields: [(String, JSONWriter.Value)] = [("moments", .int(report.lines))]
@@ -91,6 +104,31 @@ extension Dictee {
                 }
             }
             return verify && !report.problems.isEmpty ? .itemErrors : .ok
+        }
+
+        /// Per occurrence (`AuditFile.ownerKey`: event reference and local date), the `for` lists
+        /// the state's moments give, written as `AuditFile.Entry` writes them (names in id order).
+        static func owners(_ moments: [StoredMoment], children: [Child], zone: CalendarZone) -> [String: Set<[String]>] {
+            let names = Dictionary(children.compactMap { c in c.id.map { ($0, c.firstName) } }, uniquingKeysWith: { a, _ in a })
+            var owners: [String: Set<[String]>] = [:]
+            for m in moments {
+                let key = AuditFile.ownerKey(eventReference: m.eventReference.description, date: zone.date(of: m.start).description)
+                owners[key, default: []].insert(m.children.sorted().compactMap { names[$0] })
+            }
+            return owners
+        }
+
+        /// The zone the audit file's dates were written in: its header's `tz`, else the zone of
+        /// the last ingest (`nil`: neither is known, and the header is reported anyway).
+        static func zone(of data: Data, store: StateStore) -> CalendarZone? {
+            let firstLine = data.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? Data()
+            if let header = (try? JSONSerialization.jsonObject(with: firstLine)) as? [String: Any],
+                let window = header["window"] as? [String: Any], let tz = window["tz"] as? String,
+                let zone = try? CalendarZone(identifier: tz)
+            {
+                return zone
+            }
+            return Desk.zoneOfStoredDates(store, explicit: nil)
         }
     }
 }
