@@ -85,7 +85,8 @@ public struct Classification: Hashable, Sendable {
 ///    ("Anniv de Noah": his own birthday) restricts nothing: the moment stays the family's, and the
 ///    cards never offer Noah a moment whose slot holds his own name, so his sister may get it.
 ///    A birthday (slot `de`) whose slot holds no friend and nobody else: a child named anywhere is
-///    the one celebrated ("Anniv 8 ans Noah": "l'anniversaire de Noah", the family's); children
+///    the one celebrated ("Anniv 8 ans Noah": "l'anniversaire de Noah", the family's), unless
+///    named right after "avec" ("Anniv Émile avec Léa": Léa is a guest, her moment); children
 ///    listed together ("Anniv Noah et Inès") share it ("l'anniversaire", the family's).
 /// 7. With no child of the family named, an owner word of `parents.txt` (papa, maman) standing as
 ///    the owner (not after a link word, not in a birthday's slot) makes the parents' event, rule
@@ -180,7 +181,7 @@ public struct PrivacyFilter: Sendable {
         let named = childRuns(in: titleTokens, glued: glued)
         // A parent as the owner ("Gym maman"), and no child of the family named: the parents'.
         // "+" and "&" join people as "et" does ("Fête des Lumières (Léa + maman)": maman comes along).
-        if named.isEmpty {
+        if named.isEmpty, !Self.ownerDoesNotApply(titleTokens, form: best?.form) {
             let joined = title.contains("+") || title.contains("&")
                 ? Normalizer.tokensWithGlue(title.replacingOccurrences(of: "+", with: " et ").replacingOccurrences(of: "&", with: " et "))
                 : (tokens: titleTokens, gluedToNext: glued)
@@ -209,16 +210,31 @@ public struct PrivacyFilter: Sendable {
             let outside = named.filter { !$0.run.overlaps(formRange) }
             let slotPos = slotPosition(after: formRange.upperBound, in: titleTokens, slot: form.slot)
             let slotMember = slotRun.flatMap { run in outside.first { $0.run == run }?.member }
+            // Children named after "avec" come along ("ANNIV ÉMILE avec Léa", "Anniv avec Noah et
+            // Inès"): guests, not the ones celebrated.
+            var guests = Set<Int>()
+            var previousGuest: ClosedRange<Int>?
+            for hit in outside.sorted(by: { $0.run.lowerBound < $1.run.lowerBound }) {
+                let before = hit.run.lowerBound > 0 ? titleTokens[hit.run.lowerBound - 1].folded : ""
+                let listed = previousGuest.map { g in
+                    g.upperBound + 1 == hit.run.lowerBound || (g.upperBound + 2 == hit.run.lowerBound && before == "et")
+                } ?? false
+                if before == "avec" || listed {
+                    guests.insert(hit.run.lowerBound)
+                    previousGuest = hit.run
+                }
+            }
+            let hosts = outside.filter { !guests.contains($0.run.lowerBound) }
             if name == nil || slotMember != nil,
                slotMember != nil || !slotNamesSomeoneElse(slotPos, after: formRange.upperBound, in: titleTokens),
-               !outside.isEmpty
+               !hosts.isEmpty
             {
-                if Self.listedTogether(outside, in: titleTokens), Set(outside.map(\.member.id)).count >= 2 {
+                if Self.listedTogether(hosts, in: titleTokens), Set(hosts.map(\.member.id)).count >= 2 {
                     // "Anniv Noah et Inès", "Anniversaire de Noah et Inès": the listed children's
                     // birthday together (twins, one party): no name, the whole family's.
                     name = nil
-                    celebrated = Set(outside.map(\.member.id))
-                } else if let child = slotMember ?? outside.min(by: { $0.run.lowerBound < $1.run.lowerBound })?.member {
+                    celebrated = Set(hosts.map(\.member.id))
+                } else if let child = slotMember ?? hosts.min(by: { $0.run.lowerBound < $1.run.lowerBound })?.member {
                     // "Anniv 8 ans Noah", "Inès anniv": the named child is the one celebrated.
                     name = acceptsName(child.firstName) ? child.firstName : nil
                     celebrated = [child.id]
@@ -454,6 +470,18 @@ public struct PrivacyFilter: Sendable {
         if p > end { return true }
         let word = tokens[p].folded
         return Self.familyWords.contains(word) || ownerBySpelling[Normalizer.guardFold(tokens[p].original)] != nil
+    }
+
+    /// Words that put the children in the title as a group ("les enfants chez papa", "Ciné en
+    /// famille avec maman"): then a parent word names a companion, never the owner.
+    static let childrenTogether: Set<String> = ["enfants", "enfant", "famille", "fratrie", "kids"]
+
+    /// Whether a parent word cannot be the owner of this title: the children are named as a group,
+    /// or the form is a holiday ("Vacances Bretagne (papa)": the children's holidays with their
+    /// father; the custody rules of `parents.txt` decide the hand-overs).
+    static func ownerDoesNotApply(_ tokens: [Token], form: Whitelist.Form?) -> Bool {
+        if tokens.contains(where: { childrenTogether.contains($0.folded) }) { return true }
+        return form?.grammar.headNoun == "vacances"
     }
 
     /// The first owner word (`parents.txt`: papa, maman) standing as the owner of the title: not

@@ -245,7 +245,10 @@ P59	chez maman
 # or someone else (de, d', des, du, chez, avec, et, "+", "&", pour, à, au, aux, sans, par, le, la, les, l',
 # un, une, ma, mon, mes, ta, ton, tes, sa, son, ses, notre, nos, votre, vos, leur, leurs), not in
 # a birthday's name slot ("Anniv papa": his birthday), and never when the title names one of the
-# family's children ("Piscine Noah papa": Noah goes, papa takes him). Matched as the entries
+# family's children ("Piscine Noah papa": Noah goes, papa takes him), nor when the title names the
+# children as a group (enfants, famille, fratrie, kids: "Ciné en famille avec maman") or is a holiday
+# (a form whose phrase is "les vacances": "Vacances Bretagne (papa)" is the children's holiday with
+# their father; the custody entries above decide the hand-overs). Matched as the entries
 # above (case, accents, look-alike letters, invisible characters, plurals). Not listed: "mam" and
 # "pap" (not how calendars write it; PAP is a school's support plan), papi and mamie (their
 # visits are the children's).

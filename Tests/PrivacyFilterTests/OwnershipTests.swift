@@ -83,6 +83,10 @@ enum OwnershipTable {
         OwnerCase("Anniversaire des 8 ans de Noah", [], "l'anniversaire de Noah"),
         OwnerCase("Anniv 8 ans Noah", [], "l'anniversaire de Noah"),
         OwnerCase("Anniv surprise Noah", [], "l'anniversaire de Noah"),
+        // Children named after "avec" come along: guests, their moment.
+        OwnerCase("ANNIV ÉMILE avec NOAH", ["Noah"], "l'anniversaire"),
+        OwnerCase("Anniv avec Noah et Inès", ["Inès", "Noah"], "l'anniversaire"),
+        OwnerCase("Goûter d'anniv avec Inès", ["Inès"], "le goûter d'anniversaire"),
         OwnerCase("Inès anniv", [], "l'anniversaire d'Inès"),
         OwnerCase("Anniv Noah 8 ans", [], "l'anniversaire de Noah"),
         OwnerCase("INES ANNIV 10 ANS", [], "l'anniversaire d'Inès"),

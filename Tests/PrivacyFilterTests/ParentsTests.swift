@@ -4,7 +4,10 @@ import Testing
 
 enum ParentsTable {
     static let nearMisses: [(String, String?)] = [
-        ("Dîner chez Mamie", nil), ("Soirée pyjama", "la soirée pyjama"), ("Soirée pyjama chez Léa", "la soirée pyjama chez Léa"),
+        ("Dîner chez Mamie", nil), ("Soirée pyjama", "la soirée pyjama"),
+        // Holidays with a parent are the children's holidays; a group of children names companions.
+        ("Vacances papa", "les vacances"), ("Vacances Bretagne (papa)", "les vacances"), ("Vacs maman", "les vacances"),
+        ("Ciné en famille avec maman", "la séance de cinéma"), ("Piscine maman et les enfants", "la sortie piscine"), ("Soirée pyjama chez Léa", "la soirée pyjama chez Léa"),
         ("Anniv de papa", "l'anniversaire"), ("Anniversaire de mamie", "l'anniversaire"),
         ("Mariage de tata", nil), ("Week-end chez papi", "le week-end chez papi"), ("Vacances chez papi", "les vacances chez papi"),
         ("Rentrée des classes", "la rentrée"), ("Rentrée CE2 Inès", "la rentrée"), ("Fête de l'école", "la fête de l'école"),
@@ -60,7 +63,7 @@ enum ParentsTable {
         // A parent as the owner of the activity (owner words).
         ("Gym maman", "P61"), ("Tennis maman", "P61"), ("Foot papa", "P60"), ("Match de foot papa", "P60"),
         ("Concert (maman)", "P61"), ("Yoga maman", "P61"), ("Maman : piscine", "P61"), ("Papa judo 19h", "P60"),
-        ("Footing maman", "P61"), ("Vacances papa", "P60"), ("Foot papas", "P60"), ("MAMAN GYM", "P61"),
+        ("Footing maman", "P61"), ("Foot papas", "P60"), ("MAMAN GYM", "P61"),
         ("Gym m\u{0430}man", "P61"), ("Gym ma\u{200B}man", "P61"), ("Foot Papa", "P60"), ("Match papa vs Bron", "P60"),
     ]
 }
