@@ -113,7 +113,7 @@ public enum CardChoice {
     /// 1. a multi-day moment going on at `now`, if there is one (the holiday the child is living);
     /// 2. the soonest coming one-off moment within `comingDays` days, if there is one (a
     ///    birthday next Saturday is offered before it happens);
-    /// 3. the child's own moment (`children` not empty: a title or a label naming the child), the
+    /// 3. the child's own moment (`children` not empty: a title naming the child or its grade, or a label given for it), the
     ///    first in the base order, if there is one (the dictation is about her moment, so a sister
     ///    and a brother with the same family calendar get different cards when their own
     ///    activities are in it);
@@ -164,7 +164,7 @@ public enum CardChoice {
         // 2. The soonest coming one-off moment within a week.
         let soon = { (m: CardMoment) in m.startSeconds > now && m.startSeconds - now <= comingDays * 86_400 }
         let comingOneOff = choice.take { soon($0) && !$0.isRecurring }
-        // 3. The child's own moment (a title or a label naming the child), in the base order:
+        // 3. The child's own moment (a title naming the child or its grade, or a label given for it), in the base order:
         //    her Saturday, not only the family's. Before a coming weekly activity, so that the
         //    family's swimming next week cannot take the one weekly place from the child's judo.
         choice.take { !$0.children.isEmpty }

@@ -94,7 +94,11 @@ struct CommandFailure: Error, Sendable, Equatable {
         }
         var hint: String?
         if case .dictation(.unknownDictation) = error { hint = "a dictation's id is what 'dictee pick' printed" }
-        if case .unknownSuggestion = error { hint = "see the ids with 'dictee suggestions list'" }
+        if case .unknownSuggestion = error { hint = "the ids are the first column of 'dictee suggestions list --all'" }
+        if case .suggestionNotPending(_, let status) = error {
+            hint = status == "labeled" ? "take the label back first: dictee suggestions unlabel ID"
+                : "put it back in the queue first: dictee suggestions unreject ID"
+        }
         self.init(code, error.description, hint: hint)
     }
 }

@@ -13,12 +13,17 @@ import Store
 ///
 /// Every step is one transaction of the store; nothing here prints.
 public enum Desk {
-    /// A stored child by first name (any case).
+    /// A stored child by first name (any case; accents may be left out when only one child matches: "lea" is Léa).
     /// - Throws: `HouseholdError.unknownChild` (the name is not repeated), `.state`.
     public static func child(named name: String, _ store: StateStore) throws(HouseholdError) -> Child {
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return child }
+        // Typed without its accents ("lea", "Ines"), as the filter reads titles: when only one
+        // child matches.
+        func folded(_ s: String) -> String { s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        let loose = children.filter { folded($0.firstName) == folded(name) }
+        if loose.count == 1 { return loose[0] }
         // No name in the message, not even the nearest one (Docs/style.md): the list is one
         // command away.
         throw .unknownChild(hasChildren: !children.isEmpty)

@@ -50,7 +50,7 @@ public struct IngestRun: Sendable {
             rejected = try store.rejectedEvents()
             // The children's first names are the only thing the filter learns from the state:
             // a title naming a child makes a moment of that child only.
-            family = try store.children().compactMap { c in c.id.map { FamilyMember(id: $0, firstName: c.firstName) } }
+            family = try store.children().compactMap { c in c.id.map { FamilyMember(id: $0, firstName: c.firstName, grade: c.grade) } }
         } catch {
             throw .state(error)
         }

@@ -12,10 +12,15 @@ public struct FamilyMember: Hashable, Sendable {
     public var id: Int64
     /// The first name as the parent registered it (`dictee child add`), e.g. `Inès`.
     public var firstName: String
+    /// The child's grade this school year (`dictee child add --grade`), or `nil`: a title naming
+    /// a grade and no child ("Classe de neige CM1", "Sortie scolaire CP") is the moment of the
+    /// children in that grade.
+    public var grade: Grade?
 
-    public init(id: Int64, firstName: String) {
+    public init(id: Int64, firstName: String, grade: Grade? = nil) {
         self.id = id
         self.firstName = firstName
+        self.grade = grade
     }
 }
 
@@ -241,10 +246,16 @@ public struct PrivacyFilter: Sendable {
                 }
             }
         }
-        let children = Set(named.filter { hit in
+        var children = Set(named.filter { hit in
             !hit.run.overlaps(formRange) && !(slotRun.map { $0.overlaps(hit.run) } ?? false)
                 && !celebrated.contains(hit.member.id)
         }.map(\.member.id))
+        // No child named, but a grade ("Classe de neige CM1", "Sortie scolaire CP"): the moment
+        // of the children in that grade this year (none: the family's).
+        if named.isEmpty {
+            let grades = Set(titleTokens.compactMap { Grade(rawValue: $0.folded.uppercased()) })
+            children = Set(family.filter { $0.grade.map(grades.contains) ?? false }.map(\.id))
+        }
         return Classification(
             decision: .moment, phrase: Self.render(form.phrase, slot: form.slot, name: name),
             firstName: name, rule: form.id, form: form, children: Array(children))

@@ -104,7 +104,7 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
         case .childExists: return "a child with this first name already exists"
         case .unknownChild: return "no child with this first name; see 'dictee child list'"
         case .unknownSuggestion(let id):
-            return "no suggestion \(id); see 'dictee suggestions list'"
+            return "no suggestion \(id)"
         case .suggestionNotPending(let id, let status):
             return "suggestion \(id) is already \(status)"
         case .suggestionNot(let id, let expected, let status):

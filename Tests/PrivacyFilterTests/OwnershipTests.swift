@@ -148,6 +148,21 @@ struct OwnershipTests {
     let filter = PrivacyFilter(family: issueFamily)
 
 
+    @Test("a grade and no child named: the moment of the children in that grade this year")
+    func grades() {
+        let family = [FamilyMember(id: 1, firstName: "Inès", grade: .ce2), FamilyMember(id: 2, firstName: "Noah", grade: .cp),
+                      FamilyMember(id: 3, firstName: "Lou", grade: .cp)]
+        let filter = PrivacyFilter(family: family)
+        for (title, children) in [("Classe de neige CE2", [Int64(1)]), ("Sortie scolaire CP", [2, 3]), ("Kermesse CP CE2", [1, 2, 3]),
+                                  ("Classe verte cm1", []), ("Rentrée ce2", [1]), ("Sortie scolaire CP avec Noah", [2]),
+                                  ("Piscine Inès CP", [1]), ("Cinéma", [])] {
+            let c = filter.classify(title: title)
+            #expect(c.decision == .moment && c.children == children, "\(title): \(c.children)")
+        }
+        // Without grades (an older caller): the family's.
+        #expect(PrivacyFilter(family: [ines, noah]).classify(title: "Classe de neige CM1").children == [])
+    }
+
     @Test("the ownership table has at least 60 titles")
     func tableSize() {
         #expect(OwnershipTable.rows.count >= 60)

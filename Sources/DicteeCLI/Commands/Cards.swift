@@ -21,7 +21,7 @@ extension Dictee {
             Three cards for the child to choose from. Each is an approved moment of the
             calendar (a whitelist moment or one you labeled), the child's or the family's:
             a holiday going on, the soonest one-off moment of the next \(CardChoice.comingDays) days, one of
-            the child's own moments (a title or a label naming the child), then the
+            the child's own moments (a title naming the child or its grade, or a label given --for it), then the
             recent past (the last \(CardChoice.recentDays) days, most recent first) and the coming days;
             at most one weekly activity, never two cards for the same moment, never an
             occurrence the child already had. Behind each card a

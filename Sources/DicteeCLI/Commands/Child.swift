@@ -64,8 +64,8 @@ extension Dictee {
             if arguments.flags.contains("json") {
                 output.line("[" + children.map {
                     JSONWriter.object([
-                        ("first_name", .string($0.firstName)), ("gender", .string($0.gender.rawValue)),
-                        ("grade", .string($0.grade.rawValue)),
+                        ("id", .int(Int($0.id ?? 0))), ("first_name", .string($0.firstName)),
+                        ("gender", .string($0.gender.rawValue)), ("grade", .string($0.grade.rawValue)),
                     ])
                 }.joined(separator: ",") + "]")
             } else if children.isEmpty {
@@ -73,7 +73,8 @@ extension Dictee {
                 output.hint("dictee child add Léa --gender f --grade CE1")
             } else {
                 for child in children {
-                    output.line("\(child.firstName.padding(toLength: 20, withPad: " ", startingAt: 0)) "
+                    // The number is how the cron log names a child (never by name).
+                    output.line("\(String(child.id ?? 0).leftPad(3))  \(child.firstName.padding(toLength: 20, withPad: " ", startingAt: 0)) "
                                 + "\(child.gender.rawValue)  \(child.grade.rawValue)")
                 }
             }

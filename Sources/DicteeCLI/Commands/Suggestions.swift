@@ -1,3 +1,4 @@
+import Dictation
 import DicteeCore
 import Foundation
 import Household
@@ -16,7 +17,7 @@ extension Dictee {
     /// (`[]`: the whole family). No title is ever printed: `review --show-titles` shows them.
     struct Suggestions: Command {
         static let name = "suggestions"
-        static let summary = "list, label or reject the events waiting for the parent"
+        static let summary = "list, label, reject, unlabel or unreject the events waiting for the parent"
         static let options = OptionSpec(valued: ["tz", "for", "kind"], flags: ["json", "all"])
         static let actions = ["list", "label", "reject", "unlabel", "unreject"]
         static let help = """
@@ -43,12 +44,14 @@ extension Dictee {
                                occurrences); event_ref is the one 'dictee events --json' prints
               --for NAMES      label: the moment is these children's only (comma-separated
                                first names); without it, it is the whole family's
-              --kind KIND      label: the kind of moment, instead of the inferred one
+              --kind KIND      label: the kind of moment, instead of the inferred one: activite,
+                               anniversaire, ecole, fete, general, plein_air, sejour, sortie,
+                               spectacle or sport
 
             unlabel takes a label back (the moment and its dictations not yet served are
             withdrawn; served and graded ones stay in the child's history); unreject puts a
-            rejected event back in the queue. 'dictee review --show-titles' is the only way to
-            see a title, on the terminal.
+            rejected event back in the queue. Titles are never stored: 'dictee review
+            --show-titles' re-reads them from the calendar, on this terminal only.
 
             example:
               dictee suggestions label 3 "le dîner chez Mamie" --for Léa
@@ -157,6 +160,9 @@ extension Dictee {
             switch Labels.check(text, kind: kind, names: Labels.names(children: family.map(\.firstName)), lexicon: lexicon) {
             case .success(let c): checked = c
             case .failure(let refusal):
+                if case .unknownKind = refusal {
+                    throw CommandFailure(.usage, refusal.description, hint: "kinds: \(LabelPhrase.kinds.joined(separator: ", "))")
+                }
                 throw CommandFailure(.dataError, refusal.description,
                                      hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
             }
@@ -243,8 +249,7 @@ extension Dictee {
                 ("status", .string(s.status.rawValue)),
                 ("label", s.label.map { .string($0.text) } ?? .null),
                 ("kind", s.label?.kind.map(JSONWriter.Value.string) ?? .null),
-                ("recurring", .bool(s.isRecurring)),
-            ]).dropLast() + ",\"for\":[\(names)],\"occurrences\":[" + s.occurrences.map {
+            ]).dropLast() + ",\"for\":[\(names)],\"recurring\":\(s.isRecurring),\"occurrences\":[" + s.occurrences.map {
                 JSONWriter.object([("start", .string(zone.iso8601($0.start))), ("end", .string(zone.iso8601($0.end)))])
             }.joined(separator: ",") + "]}"
         }
