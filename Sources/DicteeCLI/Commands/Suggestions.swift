@@ -161,7 +161,7 @@ extension Dictee {
             case .success(let c): checked = c
             case .failure(let refusal):
                 if case .unknownKind = refusal {
-                    throw CommandFailure(.usage, refusal.description, hint: "kinds: \(LabelPhrase.kinds.joined(separator: ", "))")
+                    throw CommandFailure(.usage, refusal.description)
                 }
                 throw CommandFailure(.dataError, refusal.description,
                                      hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
