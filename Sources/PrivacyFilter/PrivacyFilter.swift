@@ -122,6 +122,9 @@ public struct PrivacyFilter: Sendable {
         "notre", "nos", "votre", "vos", "leur", "leurs",
     ]
 
+    /// The link words of "de": a parent after them is the owner except in a birthday.
+    static let ofWords: Set<String> = ["de", "d'", "des", "du"]
+
     /// Family words accepted after `chez` in lower case.
     public static let familyWords: Set<String> = FamilyWords.all
 
@@ -186,6 +189,13 @@ public struct PrivacyFilter: Sendable {
         let named = childRuns(in: titleTokens, glued: glued)
         // A parent as the owner ("Gym maman"), and no child of the family named: the parents'.
         // "+" and "&" join people as "et" does ("Fête des Lumières (Léa + maman)": maman comes along).
+        // A week-end with a parent ("Week-end Noah papa", "WE enfants maman"): custody, however
+        // written, whoever is named (README, parents' events).
+        if best?.form.grammar.headNoun == "week-end", let parent = titleTokens.lazy.compactMap({ t in
+            self.ownerBySpelling[Normalizer.guardFold(t.original)] ?? self.ownerBySpelling[t.folded]
+        }).first {
+            return Classification(decision: .disqualified, rule: parent.id)
+        }
         if named.isEmpty, !Self.ownerDoesNotApply(titleTokens, form: best?.form) {
             let joined = title.contains("+") || title.contains("&")
                 ? Normalizer.tokensWithGlue(title.replacingOccurrences(of: "+", with: " et ").replacingOccurrences(of: "&", with: " et "))
@@ -253,7 +263,8 @@ public struct PrivacyFilter: Sendable {
         // No child named, but a grade ("Classe de neige CM1", "Sortie scolaire CP"): the moment
         // of the children in that grade this year (none: the family's).
         if named.isEmpty {
-            let grades = Set(titleTokens.compactMap { Grade(rawValue: $0.folded.uppercased()) })
+            // "CP-CE1" (a double-level class) names both grades.
+            let grades = Set(titleTokens.flatMap { $0.folded.split(separator: "-").compactMap { Grade(rawValue: $0.uppercased()) } })
             children = Set(family.filter { $0.grade.map(grades.contains) ?? false }.map(\.id))
         }
         return Classification(
@@ -515,7 +526,17 @@ public struct PrivacyFilter: Sendable {
             }
             for (i, key) in candidates {
                 guard let rule = ownerBySpelling[key], !excluded.contains(i) else { continue }
-                if i > 0, Self.ownerLinkWords.contains(Normalizer.guardFold(tokens[i - 1].original) + (tokens[i - 1].folded.hasSuffix("'") ? "'" : "")) { continue }
+                if i > 0 {
+                    // The word before, folded plainly ("ma", "mon") and the suspicious way (a
+                    // look-alike "dе"): either reading as a link word makes a companion.
+                    let elision = tokens[i - 1].folded.hasSuffix("'") ? "'" : ""
+                    let readings = [Normalizer.guardFold(tokens[i - 1].original) + elision, tokens[i - 1].folded]
+                    // "de papa" is his own activity after an activity ("Gym de maman", "Foot de
+                    // papa"), but his birthday in a birthday ("Anniv de papa"), and a feast
+                    // without a form ("Fête des papas") waits for the parent.
+                    let links = form.map { $0.form.slot != .de } == true ? Self.ownerLinkWords.subtracting(Self.ofWords) : Self.ownerLinkWords
+                    if readings.contains(where: links.contains) { continue }
+                }
                 return rule
             }
             unitStart = end + 1

@@ -242,8 +242,11 @@ P59	chez maman
 # Owner words: a parent named as the one whose activity it is, as a child's first name makes a
 # child's moment ("Gym maman", "Foot papa", "Concert (maman)", "Yoga maman" with no form at all).
 # Such a word counts only as the owner: not right after a word that makes the parent a companion
-# or someone else (de, d', des, du, chez, avec, et, "+", "&", pour, à, au, aux, sans, par, le, la, les, l',
-# un, une, ma, mon, mes, ta, ton, tes, sa, son, ses, notre, nos, votre, vos, leur, leurs), not in
+# or someone else (chez, avec, et, "+", "&", pour, à, au, aux, sans, par, le, la, les, l',
+# un, une, ma, mon, mes, ta, ton, tes, sa, son, ses, notre, nos, votre, vos, leur, leurs; and de,
+# d', des, du in a birthday or a title without a form: "Anniv de papa", "Fête des papas", while
+# "Gym de maman" is hers). A week-end form with a parent word anywhere is custody ("Week-end Noah
+# papa"), whoever is named. Not in
 # a birthday's name slot ("Anniv papa": his birthday), and never when the title names one of the
 # family's children ("Piscine Noah papa": Noah goes, papa takes him), nor when the title names the
 # children as a group (enfants, famille, fratrie, kids: "Ciné en famille avec maman") or is a holiday
@@ -3314,6 +3317,19 @@ justice	procès
 justice	avocat
 justice	avocate
 justice	garde alternée
+religion	caté
+religion	aumônerie
+religion	paroisse
+religion	shabbat
+religion	bar-mitsva
+religion	bat-mitsva
+religion	aïd
+religion	chapelle
+medical	rééducation
+medical	cure
+medical	opticien
+medical	orthoptie
+justice	convocation
 
 """#
 }

@@ -154,7 +154,7 @@ struct OwnershipTests {
                       FamilyMember(id: 3, firstName: "Lou", grade: .cp)]
         let filter = PrivacyFilter(family: family)
         for (title, children) in [("Classe de neige CE2", [Int64(1)]), ("Sortie scolaire CP", [2, 3]), ("Kermesse CP CE2", [1, 2, 3]),
-                                  ("Classe verte cm1", []), ("Rentrée ce2", [1]), ("Sortie scolaire CP avec Noah", [2]),
+                                  ("Classe verte cm1", []), ("Rentrée ce2", [1]), ("Kermesse CP-CE2", [1, 2, 3]), ("Sortie scolaire CP avec Noah", [2]),
                                   ("Piscine Inès CP", [1]), ("Cinéma", [])] {
             let c = filter.classify(title: title)
             #expect(c.decision == .moment && c.children == children, "\(title): \(c.children)")

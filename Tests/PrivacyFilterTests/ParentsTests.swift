@@ -7,7 +7,9 @@ enum ParentsTable {
         ("Dîner chez Mamie", nil), ("Soirée pyjama", "la soirée pyjama"),
         // Holidays with a parent are the children's holidays; a group of children names companions.
         ("Vacances papa", "les vacances"), ("Vacances Bretagne (papa)", "les vacances"), ("Vacs maman", "les vacances"),
-        ("Ciné en famille avec maman", "la séance de cinéma"), ("Piscine maman et les enfants", "la sortie piscine"), ("Soirée pyjama chez Léa", "la soirée pyjama chez Léa"),
+        ("Ciné en famille avec maman", "la séance de cinéma"), ("Piscine maman et les enfants", "la sortie piscine"),
+        ("Piscine avec mon papa", "la sortie piscine"), ("Sortie vélo avec ma maman", "la balade à vélo"),
+        ("Zoo avec mes papas", "la visite du zoo"), ("Soirée pyjama chez Léa", "la soirée pyjama chez Léa"),
         ("Anniv de papa", "l'anniversaire"), ("Anniversaire de mamie", "l'anniversaire"),
         ("Mariage de tata", nil), ("Week-end chez papi", "le week-end chez papi"), ("Vacances chez papi", "les vacances chez papi"),
         ("Rentrée des classes", "la rentrée"), ("Rentrée CE2 Inès", "la rentrée"), ("Fête de l'école", "la fête de l'école"),
@@ -63,7 +65,11 @@ enum ParentsTable {
         // A parent as the owner of the activity (owner words).
         ("Gym maman", "P61"), ("Tennis maman", "P61"), ("Foot papa", "P60"), ("Match de foot papa", "P60"),
         ("Concert (maman)", "P61"), ("Yoga maman", "P61"), ("Maman : piscine", "P61"), ("Papa judo 19h", "P60"),
-        ("Footing maman", "P61"), ("Foot papas", "P60"), ("MAMAN GYM", "P61"),
+        ("Footing maman", "P61"), ("Foot papas", "P60"),
+        // "de papa" outside a birthday is his own activity; a week-end with a parent is custody,
+        // whoever is named.
+        ("Gym de maman", "P61"), ("Foot de papa", "P60"), ("Match de foot de papa", "P60"),
+        ("Week-end Noah papa", "P60"), ("WE enfants maman", "P61"), ("Weekend Inès maman", "P61"), ("MAMAN GYM", "P61"),
         ("Gym m\u{0430}man", "P61"), ("Gym ma\u{200B}man", "P61"), ("Foot Papa", "P60"), ("Match papa vs Bron", "P60"),
     ]
 }

@@ -67,7 +67,7 @@ extension Dictee {
             let report = try household { () throws(HouseholdError) in try job.run() }
             output.line("nightly: \(report.children) \(report.children == 1 ? "child" : "children"), \(report.cardsReady) cards ready, "
                         + "\(report.written) texts written (\(report.byModel) by the model, \(report.fromLibrary) from the library), "
-                        + "\(report.withoutText) moments without a text, \(Int(report.seconds.rounded())) s")
+                        + "\(report.withoutText) \(report.withoutText == 1 ? "moment" : "moments") without a text, \(Int(report.seconds.rounded())) s")
             if report.children == 0 { output.hint("add a child with 'dictee child add NAME --gender f|m --grade CE1'") }
             return report.hadErrors ? .itemErrors : .ok
         }
