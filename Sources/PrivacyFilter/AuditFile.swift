@@ -182,9 +182,13 @@ public enum AuditFile {
     ///     `for` lists the state's moments give (names in the state's children-id order, as
     ///     `Entry` writes them; a set because one series may have several occurrences on one
     ///     date); `nil` (no state): `for` is only checked against `children` and the pattern.
+    ///   - recorded: per occurrence (same keys), the `recordedSignature` of each stored moment:
+    ///     with it, a line's phrase, first name and rule must be the ones the state stored for
+    ///     that occurrence (a phrase swapped for another of the same rule, or for another of the
+    ///     parent's labels, is reported); `nil` (no state): only what the rules allow is checked.
     public static func verify(
         _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil,
-        owners: [String: Set<[String]>]? = nil
+        owners: [String: Set<[String]>]? = nil, recorded: [String: Set<String>]? = nil
     ) -> Report {
         var report = Report()
         let filter = PrivacyFilter(whitelist: whitelist)
@@ -218,7 +222,7 @@ public enum AuditFile {
             }
             if let reason = problem(
                 in: object, raw: raw, filter: filter, formsByID: formsByID, labels: labels, children: children,
-                owners: owners)
+                owners: owners, recorded: recorded)
             {
                 report.problems.append((number, reason))
             } else if let date = object["date"] as? String, date < lastDate {
@@ -332,7 +336,7 @@ public enum AuditFile {
     private static func problem(
         in object: [String: Any], raw: String, filter: PrivacyFilter,
         formsByID: [String: Whitelist.Form], labels: Set<String>, children: Set<String>?,
-        owners recordedOwners: [String: Set<[String]>]?
+        owners recordedOwners: [String: Set<[String]>]?, recorded: [String: Set<String>]?
     ) -> String? {
         guard Set(object.keys) == ["date", "phrase", "first_name", "for", "rule", "event_ref"] else {
             return "keys other than date, phrase, first_name, for, rule, event_ref"
@@ -370,6 +374,10 @@ public enum AuditFile {
                 return "for is not whose moment the state recorded for this occurrence"
             }
         }
+        if let stored = recorded?[ownerKey(eventReference: ref, date: date)],
+           !stored.contains(recordedSignature(phrase: phrase, firstName: name, rule: rule)) {
+            return "phrase, first_name or rule is not what the state recorded for this occurrence"
+        }
         if rule == "label" {
             guard name == nil else { return "a label line carries a first name" }
             return labels.contains(phrase) ? nil : "phrase is not a label the parent gave"
@@ -385,6 +393,11 @@ public enum AuditFile {
             return "phrase is not what rule \(rule) produces"
         }
         return nil
+    }
+
+    /// What `verify`'s `recorded` holds for one stored moment: its phrase, captured name and rule.
+    public static func recordedSignature(phrase: String, firstName: String?, rule: String) -> String {
+        [phrase, firstName ?? "", rule].joined(separator: "\u{0}")
     }
 
     /// The key of `verify`'s `owners`: `ev-0123456789ab|2026-12-01`.

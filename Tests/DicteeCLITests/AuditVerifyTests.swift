@@ -84,6 +84,23 @@ import Testing
         #expect(!elsewhere.stderr.contains("for is not whose moment"))
     }
 
+    @Test("a phrase, name or rule swapped for another the rules allow is reported with the state", arguments: [
+        (#""phrase":"l'anniversaire de Tom","first_name":"Tom""#, #""phrase":"l'anniversaire de Zoé","first_name":"Zoé""#),
+        (#""phrase":"l'anniversaire de Tom","first_name":"Tom""#, #""phrase":"l'anniversaire","first_name":null"#),
+        (#""phrase":"le cours de judo","first_name":null,"for":["Noah"],"rule":"M018""#,
+         #""phrase":"le cours de karaté","first_name":null,"for":["Noah"],"rule":"M019""#),
+    ])
+    func swappedPhrase(_ from: String, _ to: String) throws {
+        let (dir, state, audit, text) = try ingested()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tampered = text.replacingOccurrences(of: from, with: to)
+        #expect(tampered != text)
+        try Data(tampered.utf8).write(to: URL(fileURLWithPath: audit))
+        let r = runDictee(["--state", state, "audit", audit, "--verify"])
+        #expect(r.code == .itemErrors)
+        #expect(r.stderr.contains("phrase, first_name or rule is not what the state recorded"), "\(r.stderr)")
+    }
+
     @Test func aLineTheStateHasNoMomentForIsReported() throws {
         let (dir, state, audit, text) = try ingested()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -41,6 +41,8 @@ extension Dictee {
             var children: Set<String>?
             // Whose each stored moment is: a line's "for" must be what the state recorded.
             var owners: [String: Set<[String]>]?
+            // What each stored moment is: a line's phrase, name and rule must be the state's.
+            var recorded: [String: Set<String>]?
             if arguments.flags.contains("verify") {
                 // The parent's labels come from the state; an auditor on another machine has none,
                 // and then only label lines fail.
@@ -52,6 +54,7 @@ extension Dictee {
                     let moments = try state { () throws(StateError) in try store.moments() }
                     if let zone = Self.zone(of: data, store: store) {
                         owners = Self.owners(moments, children: stored, zone: zone)
+                        recorded = Self.recorded(moments, zone: zone)
                     }
                 } else if context.statePath?.isEmpty == true {
                     throw CommandFailure(.usage, "--state needs a file path")
@@ -62,7 +65,7 @@ extension Dictee {
             }
             let report = AuditFile.verify(
                 String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels, children: children,
-                owners: owners)
+                owners: owners, recorded: recorded)
             let verify = arguments.flags.contains("verify")
             if arguments.flags.contains("json") {
                 var fields: [(String, JSONWriter.Value)] = [("moments", .int(report.lines))]
@@ -104,6 +107,17 @@ extension Dictee {
                 }
             }
             return verify && !report.problems.isEmpty ? .itemErrors : .ok
+        }
+
+        /// Per occurrence (`AuditFile.ownerKey`), the phrase, name and rule of each stored moment
+        /// (`AuditFile.recordedSignature`).
+        static func recorded(_ moments: [StoredMoment], zone: CalendarZone) -> [String: Set<String>] {
+            var recorded: [String: Set<String>] = [:]
+            for m in moments {
+                let key = AuditFile.ownerKey(eventReference: m.eventReference.description, date: zone.date(of: m.start).description)
+                recorded[key, default: []].insert(AuditFile.recordedSignature(phrase: m.phrase, firstName: m.firstName, rule: m.rule))
+            }
+            return recorded
         }
 
         /// Per occurrence (`AuditFile.ownerKey`: event reference and local date), the `for` lists
