@@ -489,10 +489,24 @@ public struct PrivacyFilter: Sendable {
     /// `de`/`d'` ("Anniv de la maîtresse avec Inès").
     private func slotNamesSomeoneElse(_ p: Int?, after end: Int, in tokens: [Token]) -> Bool {
         guard let p else { return false }
-        if p > end { return true }
         let word = tokens[p].folded
+        // "Anniv de notre Noah", "Anniv de mon Noah": a possessive before the child's name.
+        if Self.possessives.contains(word) { return false }
+        if Self.peopleWords.contains(word) { return true }
+        if p > end { return true }
         return Self.familyWords.contains(word) || ownerBySpelling[Normalizer.guardFold(tokens[p].original)] != nil
     }
+
+    /// Possessives that may stand between a birthday and the child's name.
+    static let possessives: Set<String> = ["mon", "ma", "notre", "nos", "mes", "son", "sa", "ses", "leur", "leurs"]
+
+    /// Nouns for someone else in a birthday's name slot ("Anniv copain de Noah": Noah's friend's
+    /// birthday, Noah a guest).
+    static let peopleWords: Set<String> = [
+        "copain", "copains", "copine", "copines", "ami", "amis", "amie", "amies", "pote", "potes",
+        "cousin", "cousins", "cousine", "cousines", "voisin", "voisins", "voisine", "voisines",
+        "camarade", "camarades", "maitresse", "maitre", "prof", "nounou",
+    ]
 
     /// Words that put the children in the title as a group ("les enfants chez papa", "Ciné en
     /// famille avec maman"): then a parent word names a companion, never the owner.

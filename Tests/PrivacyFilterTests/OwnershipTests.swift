@@ -83,6 +83,11 @@ enum OwnershipTable {
         OwnerCase("Anniversaire des 8 ans de Noah", [], "l'anniversaire de Noah"),
         OwnerCase("Anniv 8 ans Noah", [], "l'anniversaire de Noah"),
         OwnerCase("Anniv surprise Noah", [], "l'anniversaire de Noah"),
+        // A possessive before the child's name is still the child's birthday; a person noun in
+        // the slot is someone else's (the child a guest).
+        OwnerCase("Anniv de notre Noah", [], "l'anniversaire de Noah"),
+        OwnerCase("Anniv copain de Noah", ["Noah"], "l'anniversaire"),
+        OwnerCase("Anniv copine Inès", ["Inès"], "l'anniversaire"),
         // Children named after "avec" come along: guests, their moment.
         OwnerCase("ANNIV ÉMILE avec NOAH", ["Noah"], "l'anniversaire"),
         OwnerCase("Anniv avec Noah et Inès", ["Inès", "Noah"], "l'anniversaire"),
