@@ -400,7 +400,12 @@ public struct LabelPhrase: Sendable, Hashable {
             // as a noun (d', the letter).
             let nextIsNoun = k + 1 < words.count && !isElision(words[k + 1]) && !nounReadings(words[k + 1], lexicon).isEmpty
                 && !lexicon.entries(for: words[k + 1]).contains { $0.partOfSpeech == .preposition || $0.partOfSpeech.isDeterminer }
-            if isNoun && !(isAdjective && nextIsNoun) { return k }
+            // An adjective before its noun ("le grand marché") only when the word is more often
+            // an adjective than a noun ("le dîner extra": "dîner" is the noun).
+            let adjectiveFirst = isAdjective && nextIsNoun
+                && (entries.filter { $0.partOfSpeech == .adjective }.map(\.formFrequency).max() ?? 0)
+                    >= (nounReadings(w, lexicon).map(\.formFrequency).max() ?? 0)
+            if isNoun && !adjectiveFirst { return k }
             guard isAdjective else { return nil }
             k += 1
         }

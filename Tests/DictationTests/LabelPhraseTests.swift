@@ -23,6 +23,8 @@ import PrivacyFilter
     /// label, phrase, gender (f/m), number (s/p), head noun, kind.
     @Test(arguments: [
         ("le dîner chez Mamie", "le dîner chez Mamie", "m", "s", "dîner", "general"),
+        ("le dîner extra", "le dîner extra", "m", "s", "dîner", "general"),  // a noun more often than an adjective
+        ("le grand marché", "le grand marché", "m", "s", "marché", "sortie"),
         ("la fête des Lumières", "la fête des Lumières", "f", "s", "fête", "general"),  // a named feast: a festival, not a party
         ("les vacances au ski", "les vacances au ski", "f", "p", "vacances", "sejour"),
         ("l'atelier de poterie", "l'atelier de poterie", "m", "s", "atelier", "activite"),
