@@ -20,15 +20,15 @@ extension Dictee {
 
             Three cards for the child to choose from. Each is an approved moment of the
             calendar (a whitelist moment or one you labeled), the child's or the family's:
-            a holiday going on, the soonest one-off moment of the next \(CardChoice.comingDays) days, one of
-            the child's own moments (a title naming the child or its grade, or a label given --for it), then the
-            recent past (the last \(CardChoice.recentDays) days, most recent first) and the coming days;
-            at most one weekly activity, never two cards for the same moment, never an
-            occurrence the child already had. Behind each card a
-            dictation is ready: planned for the child's skills, validated, its verbs in the
-            past for a past moment and not in the past for a coming one when the library allows. The cards stay the same
-            until the child picks one ('dictee pick'), a grading changes the plan, or a
-            moment leaves the calendar.
+            a holiday going on, the soonest one-off moment of the next \(CardChoice.comingDays) days,
+            one of the child's own moments (a title naming the child or its grade, or a
+            label given --for it), then the recent past (the last \(CardChoice.recentDays) days, most
+            recent first) and the coming days; at most one weekly activity, never two cards
+            for the same moment, never an occurrence the child already had. Behind each card
+            a dictation is ready: planned for the child's skills, validated, its verbs in the
+            past for a past moment and not in the past for a coming one when the library
+            allows. The cards stay the same until the child picks one ('dictee pick'), a
+            grading changes the plan, or a moment leaves the calendar.
 
             Until a language model is set up, the dictations are texts of the handwritten
             library chosen for the plan.

@@ -10,7 +10,8 @@ extension Dictee {
     /// JSON contract (later checks rely on it exactly): one object per title, one per line,
     /// `{"decision": "moment"|"disqualified"|"unlabeled", "phrase": string|null,
     ///   "first_name": string|null, "rule": string|null}`; when the state holds children, also
-    /// `"for": [first names]` (the children the title names; `[]` for the whole family's).
+    /// `"for": [first names]` (the children the title names; `[]` for the whole family's; `null`
+    /// for a title that is not a moment).
     ///
     /// The state is `--state PATH` (which must exist), else the default state when it exists; it is
     /// only read, never created.
@@ -33,7 +34,7 @@ extension Dictee {
               --json   one JSON object per line:
                        {"decision": "moment"|"disqualified"|"unlabeled",
                         "phrase": string|null, "first_name": string|null, "rule": string|null}
-                       and, with children in the state, "for": [first names] ([] = the family's)
+                       and, with children in the state, "for": [first names] ([] = the family's, null if not a moment)
 
             example:
               dictee classify "Anniv de Tom" "Piscine 10h avec Tom" "Dentiste Léa"
@@ -67,7 +68,9 @@ extension Dictee {
                         ("rule", c.rule.map(JSONWriter.Value.string) ?? .null),
                     ]
                     if !family.isEmpty {
-                        fields.append(("for", .raw("[" + owners.map(JSONWriter.quoted).joined(separator: ",") + "]")))
+                        // Whose moment: only a moment has one (null for the others).
+                        fields.append(("for", c.decision == .moment
+                            ? .raw("[" + owners.map(JSONWriter.quoted).joined(separator: ",") + "]") : .null))
                     }
                     context.output.line(JSONWriter.object(fields))
                 } else {
