@@ -146,15 +146,15 @@ public enum CardChoice {
     public static func order(_ moments: [CardMoment], child: Child, now: Int64, history: [Had] = []) -> [CardMoment] {
         let had = Set(history.map(\.key))
         let blockedSeries = Set(history.filter { now - $0.atSeconds < seriesDays * 86_400 }.map(\.key.event))
-        let own = fold(child.firstName)
+        let own = LooseMatch.fold(child.firstName)
         let pool = moments
             .filter { m in
                 (m.startSeconds > now || now - min(m.lastSeconds, now) <= recentDays * 86_400)
                     && !had.contains(m.key)
                     && !blockedSeries.contains(m.key.event)
                     && isForChild(m, child)
-                    && m.moment.friendName.map(fold) != own
-                    && !namesChild(m.moment.phrase, own)
+                    && m.moment.friendName.map(LooseMatch.fold) != own
+                    && !LooseMatch.names(m.moment.phrase, firstName: child.firstName)
             }
             .sorted { precedes($0, $1, now: now) }
 
@@ -238,26 +238,9 @@ public enum CardChoice {
         return m.children.contains(id)
     }
 
-    /// Whether a phrase names the child (a parent's label such as "l'anniversaire de Léa" has no
-    /// friend slot): the folded first name as a whole word, also after an elision.
-    static func namesChild(_ phrase: String, _ foldedName: String) -> Bool {
-        fold(phrase)
-            .split(whereSeparator: { !$0.isLetter && $0 != "-" })
-            .contains { $0 == foldedName }
-    }
-
     /// Whether a moment is upcoming at `now`.
     public static func isUpcoming(_ m: CardMoment, now: Int64) -> Bool { m.startSeconds > now }
 
-    /// A name or phrase without case, accents, width or apostrophe differences, its spaces
-    /// collapsed: "L’Anniversaire de  Zoé" and "l'anniversaire de zoe" fold alike.
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .lowercased()
-            .replacingOccurrences(of: "\u{2019}", with: "'")
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-
-    /// The identity of a moment for "never two cards for the same moment".
-    static func phraseKey(_ phrase: String) -> String { fold(phrase) }
+    /// The identity of a moment for "never two cards for the same moment" (`LooseMatch.fold`).
+    static func phraseKey(_ phrase: String) -> String { LooseMatch.fold(phrase) }
 }

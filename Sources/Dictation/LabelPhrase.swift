@@ -95,9 +95,6 @@ public enum LabelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
             return "the label has no noun after its article (\"le dîner chez Mamie\", \"l'atelier de poterie\")"
         case .articleAgreement(let article, let noun, let expected):
             return "'\(article) \(shown(noun))' does not agree; write '\(expected)'"
-        case .disqualified(let rule) where rule.hasPrefix("P"):
-            return "the label names an event of the parents (rule \(rule) of Whitelists/parents.txt: a meeting, "
-                + "the adults' own outing or a custody hand-over); dictations are about the children's moments"
         case .disqualified(let rule):
             return "the label contains a word of the disqualifier list (rule \(rule)); such events are never used"
         case .unknownKind(let kind, let nearest):
@@ -172,9 +169,6 @@ public struct LabelPhrase: Sendable, Hashable {
 
     /// The kinds a label may take: the library's kinds and `general`.
     public static let kinds = ["activite", "anniversaire", "ecole", "fete", "general", "plein_air", "sejour", "sortie", "spectacle", "sport"]
-
-    /// Family words accepted as names, capitalised or not (as the privacy filter's `chez` slot).
-    public static let familyWords: Set<String> = FamilyWords.all
 
     /// The phrase as it will be written: the label normalised, its article in lower case.
     public var phrase: String
@@ -254,7 +248,7 @@ public struct LabelPhrase: Sendable, Hashable {
         var found: [String] = []
         for (k, w) in words.enumerated() where w.contains(where: \.isUppercase) {
             let capitalised = w.first!.isUppercase && !w.dropFirst().contains(where: \.isUppercase)
-            if names.contains(w) || capitalised && familyWords.contains(w.lowercased()) {
+            if names.contains(w) || capitalised && FamilyWords.all.contains(w.lowercased()) {
                 found.append(w)
                 continue
             }
@@ -264,7 +258,7 @@ public struct LabelPhrase: Sendable, Hashable {
             return .failure(.upperCase(w))
         }
         for w in words where !w.contains(where: \.isUppercase) {
-            if familyWords.contains(w) { found.append(w); continue }
+            if FamilyWords.all.contains(w) { found.append(w); continue }
             if !known(w, lexicon) { return .failure(.unknownWord(w)) }
         }
 
@@ -392,7 +386,7 @@ public struct LabelPhrase: Sendable, Hashable {
         var k = start
         while k < words.count {
             let w = words[k]
-            if LabelPhrase.familyWords.contains(w.lowercased()) || isElision(w) { return nil }
+            if FamilyWords.all.contains(w.lowercased()) || isElision(w) { return nil }
             let entries = lexicon.entries(for: w)
             let isNoun = !nounReadings(w, lexicon).isEmpty
             let isAdjective = entries.contains { $0.partOfSpeech == .adjective }

@@ -21,8 +21,7 @@ public enum Desk {
         if let child = children.first(where: { $0.firstName.lowercased() == name.lowercased() }) { return child }
         // Typed without its accents ("lea", "Ines"), as the filter reads titles: when only one
         // child matches.
-        func folded(_ s: String) -> String { s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
-        let loose = children.filter { folded($0.firstName) == folded(name) }
+        let loose = children.filter { LooseMatch.fold($0.firstName) == LooseMatch.fold(name) }
         if loose.count == 1 { return loose[0] }
         // No name in the message, not even the nearest one (Docs/style.md): the list is one
         // command away.

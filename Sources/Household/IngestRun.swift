@@ -48,9 +48,9 @@ public struct IngestRun: Sendable {
         do {
             labels = try store.labels()
             rejected = try store.rejectedEvents()
-            // The children's first names are the only thing the filter learns from the state:
-            // a title naming a child makes a moment of that child only.
-            family = try store.children().compactMap { c in c.id.map { FamilyMember(id: $0, firstName: c.firstName, grade: c.grade) } }
+            // The children's first names and grades are all the filter learns from the state: a
+            // title naming a child (or its grade) makes a moment of that child only.
+            family = FamilyMember.family(of: try store.children())
         } catch {
             throw .state(error)
         }

@@ -48,13 +48,9 @@ public enum Labels {
         let normalised = PrivacyFilter.normalisedLabel(text)
         guard !normalised.isEmpty else { return .failure(.empty) }
         // Disqualifiers first, and they win (Docs/style.md, Privacy filter).
-        let decision = PrivacyFilter().classify(title: normalised)
-        // The parents' rules (P..) keep the adults' events out of the children's moments when
-        // nobody chose; a label is the parent's own choice ("le marché de Noël"), so only the
-        // 62 disqualifiers refuse it.
-        if decision.decision == .disqualified, let rule = decision.rule, rule.hasPrefix("D") {
-            return .failure(.disqualified(rule: rule))
-        }
+        // Only the 62 disqualifiers refuse a label: the parents' rules keep the adults' events
+        // out when nobody chose, and a label is the parent's choice ("le marché de Noël").
+        if let rule = PrivacyFilter().labelDisqualifier(text) { return .failure(.disqualified(rule: rule)) }
         var chosen: String?
         if let kind {
             switch LabelPhrase.checkedKind(kind) {
@@ -78,12 +74,11 @@ public enum Labels {
         Set(children).union(Whitelist.bundled.givenNames.values)
     }
 
-    /// The child among `owners` whose first name is a word of the label (case, accents and
-    /// look-alike letters folded as the privacy filter folds them), if any: such a moment would be
-    /// offered to nobody (a child never gets a moment naming it, and the label is for it only).
+    /// The child among `owners` whose first name is a word of the label, as the cards read it
+    /// (`LooseMatch.names`), if any: such a moment would be offered to nobody (a child never gets
+    /// a moment naming it, and the label is for it only).
     public static func ownerNamed(in label: String, owners: [String]) -> String? {
-        let words = Set(Normalizer.tokens(label).map(\.folded))
-        return owners.first { words.contains(Normalizer.fold($0)) }
+        owners.first { LooseMatch.names(label, firstName: $0) }
     }
 
     /// The forbidden registers of the bundled `Whitelists/registers.txt`.

@@ -22,6 +22,12 @@ public struct FamilyMember: Hashable, Sendable {
         self.firstName = firstName
         self.grade = grade
     }
+
+    /// The family as the filter learns it from the state's children: ids, first names and grades
+    /// (a child not stored yet, without an id, is left out).
+    public static func family(of children: [Child]) -> [FamilyMember] {
+        children.compactMap { c in c.id.map { FamilyMember(id: $0, firstName: c.firstName, grade: c.grade) } }
+    }
 }
 
 /// What the privacy filter decided about one title (the `dictee classify` contract).
@@ -116,11 +122,9 @@ public struct PrivacyFilter: Sendable {
 
     /// The words after which a parent word is not the owner but a companion or someone else
     /// ("avec papa", "chez maman", "la maman de Léa"), folded.
-    static let ownerLinkWords: Set<String> = [
-        "de", "d'", "des", "du", "chez", "avec", "et", "pour", "a", "au", "aux", "sans", "par",
-        "le", "la", "les", "l'", "un", "une", "ma", "mon", "mes", "ta", "ton", "tes", "sa", "son", "ses",
-        "notre", "nos", "votre", "vos", "leur", "leurs",
-    ]
+    static let ownerLinkWords: Set<String> = ofWords.union(possessives).union([
+        "chez", "avec", "et", "pour", "a", "au", "aux", "sans", "par", "le", "la", "les", "l'", "un", "une",
+    ])
 
     /// The link words of "de": a parent after them is the owner except in a birthday.
     static let ofWords: Set<String> = ["de", "d'", "des", "du"]
@@ -317,9 +321,7 @@ public struct PrivacyFilter: Sendable {
         let text = Self.normalisedLabel(label)
         guard !text.isEmpty else { return .failure(.empty) }
         guard text.unicodeScalars.count <= 60 else { return .failure(.tooLong(text.unicodeScalars.count)) }
-        if let d = firstDisqualifier(in: text) ?? firstDisqualifier(in: label) {
-            return .failure(.disqualified(rule: d.id))
-        }
+        if let rule = labelDisqualifier(label) { return .failure(.disqualified(rule: rule)) }
         // The parent's phrase: its head noun is its last word, gender and number unknown (masculine
         // singular is the neutral French default); a matching form gives the real grammar.
         let form = bestForm(in: Normalizer.tokens(text))?.form
@@ -330,6 +332,14 @@ public struct PrivacyFilter: Sendable {
             phrase: text, basePhrase: text, grammar: grammar, firstName: nil, rule: "label",
             eventReference: eventReference, start: start, end: end, isRecurring: isRecurring,
             children: children, kind: kind))
+    }
+
+    /// The disqualifier (`D..` id) a parent's label contains, read as stored
+    /// (`normalisedLabel`: a word that invisible characters cut is whole again) and as typed;
+    /// `nil` when none. The parents' rules (`P..`) do not apply: a label is the parent's choice.
+    /// The one disqualifier check of labels (`Labels.check`, `moment(label:)`).
+    public func labelDisqualifier(_ label: String) -> String? {
+        (firstDisqualifier(in: Self.normalisedLabel(label)) ?? firstDisqualifier(in: label))?.id
     }
 
     /// A parent's label as stored: NFC; white space (line breaks, tabs) made a space; invisible and
@@ -497,8 +507,11 @@ public struct PrivacyFilter: Sendable {
         return Self.familyWords.contains(word) || ownerBySpelling[Normalizer.guardFold(tokens[p].original)] != nil
     }
 
-    /// Possessives that may stand between a birthday and the child's name.
-    static let possessives: Set<String> = ["mon", "ma", "notre", "nos", "mes", "son", "sa", "ses", "leur", "leurs"]
+    /// Possessives: before a parent word they make a companion ("avec ma maman"); between a
+    /// birthday and the child's name they keep it the child's ("Anniv de notre Noah").
+    static let possessives: Set<String> = [
+        "ma", "mon", "mes", "ta", "ton", "tes", "sa", "son", "ses", "notre", "nos", "votre", "vos", "leur", "leurs",
+    ]
 
     /// Nouns for someone else in a birthday's name slot ("Anniv copain de Noah": Noah's friend's
     /// birthday, Noah a guest).

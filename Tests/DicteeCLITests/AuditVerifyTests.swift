@@ -52,6 +52,16 @@ import Testing
         return (dir, state, audit, try String(contentsOfFile: audit, encoding: .utf8))
     }
 
+    /// The ingested audit file with `from` replaced by `to` (which must change it), verified with
+    /// the state.
+    func verifiedAfterReplacing(_ from: String, with to: String) throws -> (dir: URL, state: String, audit: String, result: Captured) {
+        let (dir, state, audit, text) = try ingested()
+        let tampered = text.replacingOccurrences(of: from, with: to)
+        #expect(tampered != text)
+        try Data(tampered.utf8).write(to: URL(fileURLWithPath: audit))
+        return (dir, state, audit, runDictee(["--state", state, "audit", audit, "--verify"]))
+    }
+
     @Test func theAuditFileAsWrittenVerifiesWithTheState() throws {
         let (dir, state, audit, text) = try ingested()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -70,12 +80,8 @@ import Testing
         (#""for":["Noah","Inès"]"#, #""for":["Noah"]"#),
     ])
     func tampered(_ from: String, _ to: String) throws {
-        let (dir, state, audit, text) = try ingested()
+        let (dir, state, audit, r) = try verifiedAfterReplacing(from, with: to)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let tampered = text.replacingOccurrences(of: from, with: to)
-        #expect(tampered != text)
-        try Data(tampered.utf8).write(to: URL(fileURLWithPath: audit))
-        let r = runDictee(["--state", state, "audit", audit, "--verify"])
         #expect(r.code == .itemErrors)
         #expect(r.stderr.contains("for is not whose moment the state recorded for this occurrence"), "\(r.stderr)")
         // Without the state the names are real children's: only the warning says so.
@@ -91,23 +97,15 @@ import Testing
          #""phrase":"le cours de karaté","first_name":null,"for":["Noah"],"rule":"M019""#),
     ])
     func swappedPhrase(_ from: String, _ to: String) throws {
-        let (dir, state, audit, text) = try ingested()
+        let (dir, _, _, r) = try verifiedAfterReplacing(from, with: to)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let tampered = text.replacingOccurrences(of: from, with: to)
-        #expect(tampered != text)
-        try Data(tampered.utf8).write(to: URL(fileURLWithPath: audit))
-        let r = runDictee(["--state", state, "audit", audit, "--verify"])
         #expect(r.code == .itemErrors)
         #expect(r.stderr.contains("phrase, first_name or rule is not what the state recorded"), "\(r.stderr)")
     }
 
     @Test func aLineTheStateHasNoMomentForIsReported() throws {
-        let (dir, state, audit, text) = try ingested()
+        let (dir, _, _, r) = try verifiedAfterReplacing(#"{"date":"2026-12-02""#, with: #"{"date":"2026-12-01""#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let moved = text.replacingOccurrences(of: #"{"date":"2026-12-02""#, with: #"{"date":"2026-12-01""#)
-        #expect(moved != text)
-        try Data(moved.utf8).write(to: URL(fileURLWithPath: audit))
-        let r = runDictee(["--state", state, "audit", audit, "--verify"])
         #expect(r.code == .itemErrors)
         #expect(r.stderr.contains("the state has no moment of this event_ref on this date"), "\(r.stderr)")
     }

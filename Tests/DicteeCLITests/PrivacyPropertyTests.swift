@@ -71,15 +71,45 @@ struct PrivacyPropertyTests {
         return (ics, titles)
     }
 
-    /// Tokens that may appear anywhere: those of canonical phrases, and names the filter captured.
-    static func allowedTokens(_ titles: [(title: String, location: String, description: String)]) -> Set<String> {
+    /// Tokens that may appear anywhere: those of canonical phrases, the names the filter captured
+    /// (with `family`, as ingest classifies), the children's names, and, with `dicteeWords`, words
+    /// that are dictee's own, not the calendar's (the handwritten texts' vocabulary, the rule
+    /// files the audit header names: needed when titles are built from rule words that a text
+    /// also uses, "entre copains").
+    static func allowedTokens(_ titles: [(title: String, location: String, description: String)],
+                              family: [FamilyMember] = [], dicteeWords: Bool = false) throws -> Set<String> {
         var allowed = Set(Whitelist.bundled.forms.flatMap { Normalizer.tokens($0.phrase).map(\.folded) })
+        allowed.formUnion(family.map { Normalizer.fold($0.firstName) })
+        if dicteeWords {
+            allowed.formUnion(try Library.bundled().texts.flatMap { Normalizer.tokens($0.template).map(\.folded) })
+            allowed.formUnion(Whitelist.bundled.digests.map(\.file).flatMap { Normalizer.tokens($0).map(\.folded) })
+        }
+        let filter = PrivacyFilter(family: family)
         for t in titles {
-            if let name = PrivacyFilter().classify(title: t.title, location: t.location, description: t.description).firstName {
+            if let name = filter.classify(title: t.title, location: t.location, description: t.description).firstName {
                 allowed.insert(Normalizer.fold(name))
             }
         }
         return allowed
+    }
+
+    /// No token of more than 3 letters from the raw titles, places and descriptions outside
+    /// `allowed` is in any of the `outputs` (name -> text), and no UID (`@example.org`).
+    static func expectNothingRaw(_ titles: [(title: String, location: String, description: String)], allowed: Set<String>,
+                                 outputs: [String: String], seed: Int) {
+        let outputTokens = outputs.mapValues { Set(Normalizer.tokens($0).map(\.folded)) }
+        for t in titles {
+            for token in Normalizer.tokens(t.title + " " + t.location + " " + t.description).map(\.folded)
+            where token.count > 3 && !allowed.contains(token) {
+                for (name, tokens) in outputTokens {
+                    #expect(!tokens.contains(token), "seed \(seed): '\(token)' from a raw title leaked into the \(name)")
+                }
+            }
+        }
+        // UIDs never reach the outputs either (only their hash).
+        for (name, text) in outputs {
+            #expect(!text.contains("@example.org"), "seed \(seed): a UID leaked into the \(name)")
+        }
     }
 
     @Test("no raw token outside canonical phrases and captured names reaches the audit file, the database or stderr (25 seeded calendars)",
@@ -112,26 +142,11 @@ struct PrivacyPropertyTests {
             }
         }
 
-        // What may appear: tokens of canonical phrases, and names the filter captured.
-        let allowed = Self.allowedTokens(titles)
-        let outputs = [
+        Self.expectNothingRaw(titles, allowed: try Self.allowedTokens(titles), outputs: [
             "audit": try String(contentsOfFile: audit, encoding: .utf8),
             "database": try StateStore(path: state).dump(),
             "stderr": r.stderr + suggestions.stderr + cards.stderr, "stdout": r.stdout + suggestions.stdout + cards.stdout,
-        ]
-        let outputTokens = outputs.mapValues { Set(Normalizer.tokens($0).map(\.folded)) }
-        for t in titles {
-            let raw = Normalizer.tokens(t.title + " " + t.location + " " + t.description).map(\.folded)
-            for token in raw where token.count > 3 && !allowed.contains(token) {
-                for (name, tokens) in outputTokens {
-                    #expect(!tokens.contains(token), "'\(token)' from a raw title leaked into the \(name)")
-                }
-            }
-        }
-        // UIDs never reach the outputs either (only their hash).
-        for (name, text) in outputs {
-            #expect(!text.contains("@example.org"), "a UID leaked into the \(name)")
-        }
+        ], seed: seed)
     }
 }
 
@@ -393,32 +408,11 @@ struct ChildrenPrivacyPropertyTests {
         // 5. Nothing raw leaks: tokens of canonical phrases, captured names and the children's
         //    names only, in the audit file, the database, stdout and stderr.
         let family = ids.map { FamilyMember(id: $0.1, firstName: $0.0) }
-        var allowed = Set(Whitelist.bundled.forms.flatMap { Normalizer.tokens($0.phrase).map(\.folded) }).union(foldedNames)
-        // Words that are dictee's own, not the calendar's: the handwritten texts' vocabulary
-        // ("avec", "copains", "parents") and the rule files the audit header names.
-        allowed.formUnion(try Library.bundled().texts.flatMap { Normalizer.tokens($0.template).map(\.folded) })
-        allowed.formUnion(Whitelist.bundled.digests.map(\.file).flatMap { Normalizer.tokens($0).map(\.folded) })
-        for e in events {
-            if let name = PrivacyFilter(family: family).classify(title: e.title, location: e.location, description: e.description).firstName {
-                allowed.insert(Normalizer.fold(name))
-            }
-        }
-        let outputs = [
+        let titles = events.map { (title: $0.title, location: $0.location, description: $0.description) }
+        Base.expectNothingRaw(titles, allowed: try Base.allowedTokens(titles, family: family, dicteeWords: true), outputs: [
             "audit": auditText, "database": dump,
             "stderr": r.stderr + suggestions.stderr + classify.stderr + verify.stderr + cards.stderr,
             "stdout": r.stdout + suggestions.stdout + classify.stdout + verify.stdout + cards.stdout,
-        ]
-        let outputTokens = outputs.mapValues { Set(Normalizer.tokens($0).map(\.folded)) }
-        for e in events {
-            for token in Normalizer.tokens(e.title + " " + e.location + " " + e.description).map(\.folded)
-            where token.count > 3 && !allowed.contains(token) {
-                for (name, tokens) in outputTokens {
-                    #expect(!tokens.contains(token), "seed \(seed): '\(token)' from a raw title leaked into the \(name)")
-                }
-            }
-        }
-        for (name, text) in outputs {
-            #expect(!text.contains("@example.org"), "seed \(seed): a UID leaked into the \(name)")
-        }
+        ], seed: seed)
     }
 }

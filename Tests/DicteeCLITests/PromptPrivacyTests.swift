@@ -71,7 +71,7 @@ import DicteeTestSupport
         })
         // Allowed: canonical phrases, captured names, and dictee's own words (the instructions'
         // fixed text at every grade with every skill): none of them comes from the calendar.
-        var allowed = PrivacyPropertyTests.allowedTokens(titles)
+        var allowed = try PrivacyPropertyTests.allowedTokens(titles)
         let moment = MomentPhrase(phrase: "la sortie", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "sortie"))
         for grade in Grade.allCases {
             let plan = DictationPlan(child: Child(firstName: "Lou", gender: .feminine, grade: grade), moment: moment,

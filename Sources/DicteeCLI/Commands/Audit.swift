@@ -53,8 +53,7 @@ extension Dictee {
                     children = Set(stored.map(\.firstName))
                     let moments = try state { () throws(StateError) in try store.moments() }
                     if let zone = Self.zone(of: data, store: store) {
-                        owners = Self.owners(moments, children: stored, zone: zone)
-                        recorded = Self.recorded(moments, zone: zone)
+                        (owners, recorded) = Self.recorded(moments, children: stored, zone: zone)
                     }
                 } else if context.statePath?.isEmpty == true {
                     throw CommandFailure(.usage, "--state needs a file path")
@@ -109,27 +108,21 @@ extension Dictee {
             return verify && !report.problems.isEmpty ? .itemErrors : .ok
         }
 
-        /// Per occurrence (`AuditFile.ownerKey`), the phrase, name and rule of each stored moment
-        /// (`AuditFile.recordedSignature`).
-        static func recorded(_ moments: [StoredMoment], zone: CalendarZone) -> [String: Set<String>] {
-            var recorded: [String: Set<String>] = [:]
-            for m in moments {
-                let key = AuditFile.ownerKey(eventReference: m.eventReference.description, date: zone.date(of: m.start).description)
-                recorded[key, default: []].insert(AuditFile.recordedSignature(phrase: m.phrase, firstName: m.firstName, rule: m.rule))
-            }
-            return recorded
-        }
-
-        /// Per occurrence (`AuditFile.ownerKey`: event reference and local date), the `for` lists
-        /// the state's moments give, written as `AuditFile.Entry` writes them (names in id order).
-        static func owners(_ moments: [StoredMoment], children: [Child], zone: CalendarZone) -> [String: Set<[String]>] {
+        /// What the state stored per occurrence (`AuditFile.ownerKey`: event reference and local
+        /// date): the `for` lists, written as `AuditFile.Entry` writes them (names in id order), and
+        /// the phrase, name and rule of each moment (`AuditFile.recordedSignature`).
+        static func recorded(_ moments: [StoredMoment], children: [Child], zone: CalendarZone)
+            -> (owners: [String: Set<[String]>], signatures: [String: Set<String>])
+        {
             let names = Dictionary(children.compactMap { c in c.id.map { ($0, c.firstName) } }, uniquingKeysWith: { a, _ in a })
             var owners: [String: Set<[String]>] = [:]
+            var signatures: [String: Set<String>] = [:]
             for m in moments {
                 let key = AuditFile.ownerKey(eventReference: m.eventReference.description, date: zone.date(of: m.start).description)
                 owners[key, default: []].insert(m.children.sorted().compactMap { names[$0] })
+                signatures[key, default: []].insert(AuditFile.recordedSignature(phrase: m.phrase, firstName: m.firstName, rule: m.rule))
             }
-            return owners
+            return (owners, signatures)
         }
 
         /// The zone the audit file's dates were written in: its header's `tz`, else the zone of

@@ -96,7 +96,7 @@ extension Dictee {
             }
             let store = try StateOptions.open(context, create: false)
             let children = try state { () throws(StateError) in try store.children() }
-            return children.compactMap { child in child.id.map { FamilyMember(id: $0, firstName: child.firstName, grade: child.grade) } }
+            return FamilyMember.family(of: children)
         }
     }
 }
