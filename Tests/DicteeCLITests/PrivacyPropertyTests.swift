@@ -93,6 +93,16 @@ struct PrivacyPropertyTests {
         return allowed
     }
 
+    /// A fresh folder with the calendar written in it (`cal.ics`), and where the state and the
+    /// audit file go; the caller removes the folder.
+    static func scratch(_ ics: String) throws -> (dir: URL, file: URL, state: String, audit: String) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-prop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("cal.ics")
+        try Data(ics.utf8).write(to: file)
+        return (dir, file, dir.appendingPathComponent("state.sqlite").path, dir.appendingPathComponent("audit.jsonl").path)
+    }
+
     /// No token of more than 3 letters from the raw titles, places and descriptions outside
     /// `allowed` is in any of the `outputs` (name -> text), and no UID (`@example.org`).
     static func expectNothingRaw(_ titles: [(title: String, location: String, description: String)], allowed: Set<String>,
@@ -116,13 +126,8 @@ struct PrivacyPropertyTests {
           arguments: 0..<25)
     func nothingLeaks(seed: Int) throws {
         let (ics, titles) = Self.calendar(seed: seed)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-prop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, file, state, audit) = try Self.scratch(ics)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("cal.ics")
-        try Data(ics.utf8).write(to: file)
-        let state = dir.appendingPathComponent("state.sqlite").path
-        let audit = dir.appendingPathComponent("audit.jsonl").path
         let r = runDictee(["--state", state, "ingest", file.path, "--audit", audit,
                            "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"])
         #expect(r.code == .ok || r.code == .itemErrors)
@@ -288,13 +293,8 @@ struct ChildrenPrivacyPropertyTests {
         // Child 1 an invented name ("Zorblu..."), child 2 a real-looking accented one.
         let children = [Base.givenName(&rng), Self.accentedNames[Int(rng.next() % UInt64(Self.accentedNames.count))]]
         let (ics, events) = Self.calendar(seed: seed, children: children)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-prop-children-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, file, state, audit) = try Base.scratch(ics)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("cal.ics")
-        try Data(ics.utf8).write(to: file)
-        let state = dir.appendingPathComponent("state.sqlite").path
-        let audit = dir.appendingPathComponent("audit.jsonl").path
         let now = "2026-11-29T18:00:00+01:00"
         for (name, gender) in zip(children, ["m", "f"]) {
             let added = runDictee(["--state", state, "child", "add", name, "--gender", gender, "--grade", "CE2"])
