@@ -124,6 +124,9 @@ extension OrthographeRule {
         let w = t[i].normalized
         guard let next = next(a, i), w == "à" || w == "de", ["le", "les"].contains(next.normalized), next.wordClass == .determiner,
               i + 2 < t.count, t[i + 2].wordClass == .noun || t[i + 2].wordClass == .adjective else { return nil }
+        // Before an infinitive, "le"/"les" is a pronoun: "à les ranger", "envie de les goûter"
+        // (Lexique also lists ranger, goûter, dîner, rire... as nouns).
+        if t[i + 2].entries.contains(where: { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .inf } }) { return nil }
         let right = w == "à" ? (next.normalized == "le" ? "au" : "aux") : (next.normalized == "le" ? "du" : "des")
         return [t[i].token.text, next.token.text, shown(t[i + 2].token.text), right]
     }, message: { "« \($0[0]) \($0[1]) \($0[2]) » : écris « \($0[3]) \($0[2]) »." })

@@ -25,8 +25,22 @@ extension Validator {
                 }
             }
             var set = Set<SchoolTense>()
-            if let p = participle, ["eu", "été"].contains(t[p].normalized), p + 1 < t.count, t[p + 1].wordClass == .pastParticiple,
-               auxLemma == "avoir" || t[p].normalized == "eu" {
+            if let p = participle, t[p].normalized == "été", auxLemma == "avoir", p + 1 < t.count, t[p + 1].wordClass == .pastParticiple {
+                // The passive of a compound tense: "a été décorée" is the passé composé of être
+                // (agreeing like a participle after être), "avait été préparée" its
+                // plus-que-parfait; "aura été" and the rest are not school tenses.
+                for f in t[i].finiteForms {
+                    switch (f.mood, f.tense) {
+                    case (.ind, .pre): set.insert(.passeComposeEtre)
+                    case (.ind, .imp): set.insert(.plusQueParfait)
+                    default: set.insert(.other)
+                    }
+                }
+                if set.isEmpty { set.insert(.other) }
+                out.append((i, set))
+                continue
+            }
+            if let p = participle, t[p].normalized == "eu", p + 1 < t.count, t[p + 1].wordClass == .pastParticiple {
                 // Passé surcomposé ("il a eu fini"): not a school tense.
                 out.append((i, [.other]))
                 continue

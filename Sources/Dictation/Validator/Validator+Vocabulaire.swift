@@ -24,7 +24,36 @@ extension Validator {
     /// Family words that are always "mots donnés" (Docs/domain.md §3: shown before the dictation).
     public static var familyWords: Set<String> { standardGivenWords["famille"] ?? [] }
 
-    static let allStandardGivenWords: Set<String> = standardGivenWords.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    /// The mots donnés of every text: every section but the `kind:` ones.
+    static let allStandardGivenWords: Set<String> = standardGivenWords.filter { !$0.key.hasPrefix("kind:") }.values
+        .reduce(into: Set<String>()) { $0.formUnion($1) }
+
+    /// The kinds of each whitelist phrase (`Resources/moment-kinds.tsv`).
+    static let phraseKinds: [String: Set<String>] = {
+        guard let url = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
+              let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        return (try? Library.parseKinds(text, file: "moment-kinds.tsv")) ?? [:]
+    }()
+
+    /// The kinds of a moment: a label's own kind, or its whitelist phrase's kinds (the base phrase
+    /// without a friend's name decides, as in `Library.kinds(of:)`).
+    static func kinds(of m: MomentPhrase) -> Set<String> {
+        if let kind = m.kind { return [kind] }
+        let p = m.phrase.replacingOccurrences(of: "’", with: "'").lowercased()
+        var best: (length: Int, kinds: Set<String>)?
+        for (base, kinds) in phraseKinds {
+            let b = base.lowercased()
+            if p == b || p.hasPrefix(b + " de ") || p.hasPrefix(b + " d'") || p.hasPrefix(b + " chez "), b.count > (best?.length ?? -1) {
+                best = (b.count, kinds)
+            }
+        }
+        return best?.kinds ?? []
+    }
+
+    /// The mots donnés of the moment's kinds (`[kind:…]` sections of `mots-donnes.txt`).
+    static func kindGivenWords(_ m: MomentPhrase) -> Set<String> {
+        kinds(of: m).reduce(into: Set<String>()) { $0.formUnion(standardGivenWords["kind:" + $1] ?? []) }
+    }
 
     /// A hyphenated word Lexique lacks ("est-ce", "c'est-à-dire", "après-midi") is common when
     /// Hunspell knows it and each of its parts is common or a function word.
@@ -40,22 +69,72 @@ extension Validator {
     func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var rare: [String] = []
+        var rare: [String] = [], invented: [String] = []
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || t.token.isElided { continue }
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
             if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
-            let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
-            if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
-                if !rare.contains(t.token.text) { rare.append(t.token.text) }
+            var frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
+            if frequency < norms.minimumLemmaFrequency {
+                // A 1990 rectified spelling ("connait", "évènement", "plateforme", "s'assoir"):
+                // Lexique has the traditional one, as frequent.
+                frequency = Validator.traditionalSpellings(of: w).reduce(frequency) { best, v in
+                    lexicon.entries(for: v).reduce(best) { max($0, $1.lemmaFrequency, $1.formFrequency) }
+                }
+            }
+            if frequency == 0 || frequency < norms.minimumLemmaFrequency {
+                if isProperNoun(t) {
+                    if !invented.contains(t.token.text) { invented.append(t.token.text) }
+                } else if !rare.contains(t.token.text) { rare.append(t.token.text) }
             }
         }
-        guard !rare.isEmpty else { return [] }
-        let list = rare.map { "« \($0) »" }.joined(separator: ", ")
-        let s = rare.count > 1
-        return [Finding(step: .vocabulaire, message:
-            "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant").")]
+        var out: [Finding] = []
+        if !invented.isEmpty {
+            let list = invented.map { "« \($0) »" }.joined(separator: ", ")
+            out.append(Finding(step: .vocabulaire, rule: "nom_propre_invente", message:
+                "\(invented.count > 1 ? "Ces noms propres ne sont" : "Ce nom propre n'est") ni le prénom de l'enfant ni un nom du moment : \(list) ; n'invente ni personne ni lieu, écris « un copain », « sa maîtresse », « la ville » ou le prénom de l'enfant."))
+        }
+        if !rare.isEmpty {
+            let list = rare.map { "« \($0) »" }.joined(separator: ", ")
+            let s = rare.count > 1
+            out.append(Finding(step: .vocabulaire, message:
+                "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant")."))
+        }
+        return out
+    }
+
+    /// A first name or a place the dictionary knows only with its capital ("Paul", "Bretagne",
+    /// "Lyon"): Hunspell accepts it as written, not in lower case.
+    func isProperNoun(_ t: TaggedToken) -> Bool {
+        guard t.token.isCapitalized, !t.token.isElided else { return false }
+        let lower = t.token.text.lowercased()
+        return accepted(t.token.text) && !accepted(lower)
+    }
+
+    /// The traditional spellings a 1990 rectified spelling may stand for (Journal officiel,
+    /// 6 décembre 1990; the programmes accept both): a circumflex back on i or u ("connait" →
+    /// "connaît", "boite" → "boîte"), é for è before a consonant and a vowel ("évènement" →
+    /// "événement"), "eoir" for "oir" ("assoir" → "asseoir"), a hyphen back ("plateforme" →
+    /// "plate-forme"). Candidates only: Lexique decides which exist.
+    static func traditionalSpellings(of w: String) -> [String] {
+        let chars = Array(w)
+        var out: [String] = []
+        for (k, c) in chars.enumerated() {
+            var copy = chars
+            switch c {
+            case "i": copy[k] = "î"
+            case "u": copy[k] = "û"
+            case "è": copy[k] = "é"
+            default: continue
+            }
+            out.append(String(copy))
+        }
+        if w.hasSuffix("oir") || w.contains("oir") { out.append(w.replacingOccurrences(of: "oir", with: "eoir")) }
+        if !w.contains("-"), chars.count >= 6 {
+            for k in 3...(chars.count - 3) { out.append(String(chars[..<k]) + "-" + String(chars[k...])) }
+        }
+        return out
     }
 }

@@ -127,7 +127,7 @@ public final class Validator: @unchecked Sendable {
     }
 
     func givenWords(_ plan: DictationPlan) -> Set<String> {
-        var given = Validator.allStandardGivenWords
+        var given = Validator.allStandardGivenWords.union(Validator.kindGivenWords(plan.moment))
         for w in phraseWords(plan.moment.phrase) { given.insert(w) }
         for w in plan.givenWords { given.insert(Tokenizer.normalize(w)) }
         for n in names(of: plan) { given.insert(Tokenizer.normalize(n)) }
