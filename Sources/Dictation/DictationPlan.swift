@@ -108,6 +108,10 @@ public struct DictationPlan: Sendable, Hashable {
     /// The word count aimed at (the planner's aim, inside `words`; the middle of `words` unless
     /// the planner set it). Recorded with the dictation so that the next plan follows from it.
     public var aimWords: Double?
+    /// When the moment is, seen from the day the text is written: the day the text may name and
+    /// the tense that tells it (validator rule `moment_date`). `nil` when no date is known (a
+    /// text checked with `dictee check` without `--date`): nothing about days is checked.
+    public var date: MomentDate?
 
     /// `aimWords`, else the middle of `words`.
     public var aimedWords: Double { aimWords ?? Double(words.lowerBound + words.upperBound) / 2 }

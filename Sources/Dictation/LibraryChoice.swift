@@ -25,45 +25,48 @@ public enum MomentTime: Sendable, Hashable {
 }
 
 extension Library {
+    /// How long a library text the child had is kept from being served again while another text
+    /// fits: 8 weeks (56 days).
+    public static let repeatGapDays = 56
+
     /// The library text to serve for `plan` (the cards before a model exists, and the fallback
-    /// after five failed attempts): a text of the child's grade that fits the moment's kinds (`kinds(of:)`: a label's
-    /// kind and `general`): first one whose verbs suit `time` (no futur about a past moment, no
-    /// past tense about an upcoming one), then one not in `recentlyUsed`, then the one sharing the
-    /// most targets with the plan,
-    /// ties by id. The rendering is validated with the text's own skills as targets (3 sites
-    /// each, as the library proof requires) and the plan's child and moment; a text whose
-    /// rendering fails is skipped.
+    /// after five failed attempts): a text of the child's grade that fits the moment's kinds
+    /// (`kinds(of:)`: a label's kind and `general`) and whose `time:` suits the moment's
+    /// (`plan.date`: a past moment gets `past` and `any` texts, an upcoming one `coming` and
+    /// `any`); among them, first one the child has not had (`used`), else the one had longest
+    /// ago; then the one sharing the most targets with the plan; ties by id. The rendering (with
+    /// the moment's day) is validated with the text's own skills as targets (3 sites each, as
+    /// the library proof requires) and the plan's child, moment and date; a text whose rendering
+    /// fails is skipped.
     /// - Parameters:
-    ///   - plan: what the next dictation should be.
+    ///   - plan: what the next dictation should be (`plan.date` `nil`: texts that name no day,
+    ///     any time).
     ///   - checker: the validator (with Grammalecte in production), or a test's fake.
-    ///   - recentlyUsed: ids of library texts the child saw lately, chosen last among those whose
-    ///     verbs suit `time`.
-    ///   - time: whether the moment is past or upcoming (`nil`: no preference).
+    ///   - used: ids of library texts the child had in the last 8 weeks or has waiting, with when
+    ///     (any increasing measure: seconds since 1970; a text waiting in the deal counts as the
+    ///     latest).
     /// - Returns: the serving, or `nil` when no text of the grade fits the moment and passes.
-    public func serving(for plan: DictationPlan, checker: any DraftChecker, recentlyUsed: Set<String> = [],
-                        time: MomentTime? = nil) -> LibraryServing? {
+    public func serving(for plan: DictationPlan, checker: any DraftChecker, used: [String: Int64] = [:]) -> LibraryServing? {
         var rendered: [String: String] = [:]
-        var wrongTime: [String: Bool] = [:]
-        for text in texts(for: plan.grade, fitting: plan.moment) {
-            guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment) else { continue }
-            rendered[text.id] = r
-            if let time {
-                wrongTime[text.id] = checker.verbTenses(of: Draft(text: r), plan: plan).contains { $0.isSubset(of: time.wrongTenses) && !$0.isEmpty }
-            }
+        let fitting = texts(for: plan.grade, fitting: plan.moment).filter { text in
+            guard let date = plan.date else { return !text.namesDay }
+            return text.time.suits(date.time)
         }
-        let candidates = texts(for: plan.grade, fitting: plan.moment).filter { rendered[$0.id] != nil }.sorted { a, b in
-            // A story told at the wrong time (the past for tomorrow) is worse than a text the
-            // child saw lately: the tense decides first.
-            let wrongA = wrongTime[a.id] ?? false, wrongB = wrongTime[b.id] ?? false
-            if wrongA != wrongB { return !wrongA }
-            let usedA = recentlyUsed.contains(a.id), usedB = recentlyUsed.contains(b.id)
-            if usedA != usedB { return !usedA }
+        for text in fitting {
+            guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment, date: plan.date) else { continue }
+            rendered[text.id] = r
+        }
+        let candidates = fitting.filter { rendered[$0.id] != nil }.sorted { a, b in
+            let usedA = used[a.id], usedB = used[b.id]
+            if (usedA == nil) != (usedB == nil) { return usedA == nil }
+            if let usedA, let usedB, usedA != usedB { return usedA < usedB }
             let overlapA = a.skills.filter(plan.targets.contains).count, overlapB = b.skills.filter(plan.targets.contains).count
             if overlapA != overlapB { return overlapA > overlapB }
             return a.id < b.id
         }
         for text in candidates {
-            let proven = DictationPlan(child: plan.child, moment: plan.moment, targets: text.skills, sitesPerTarget: 3)
+            var proven = DictationPlan(child: plan.child, moment: plan.moment, targets: text.skills, sitesPerTarget: 3)
+            proven.date = plan.date
             let draft = Draft(text: rendered[text.id]!)
             if checker.check(draft, plan: proven).isEmpty {
                 return LibraryServing(text: text, draft: draft, plan: proven)

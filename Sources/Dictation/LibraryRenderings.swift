@@ -48,6 +48,27 @@ extension Library {
         MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),
     ]
 
+    /// The day the library's proof writes its texts: Tuesday 1 December 2026.
+    public static let sampleWritingDay = CalendarDate(year: 2026, month: 12, day: 1)
+
+    /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
+    /// of `{quand}` ("samedi dernier", "ce mardi", "samedi 21 novembre", "ce samedi",
+    /// jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
+    /// dates, a `coming` one upcoming dates, an `any` text both.
+    public static func sampleDates(for time: TextTime) -> [MomentDate] {
+        let w = sampleWritingDay
+        func date(_ offset: Int, _ t: MomentTime, days: Int = 0) -> MomentDate {
+            MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
+        }
+        let past = [date(-3, .past), date(0, .past), date(-10, .past), date(-2, .past, days: 4), date(-1, .past)]
+        let coming = [date(4, .upcoming), date(0, .upcoming), date(9, .upcoming), date(1, .upcoming)]
+        switch time {
+        case .past: return past
+        case .coming: return coming
+        case .any: return [past[0], coming[0], past[2], coming[2], past[1], coming[1], past[3], coming[3], past[4]]
+        }
+    }
+
     /// Every rendering the library must get right: each text, for each sample child (at the
     /// text's grade), for each canonical phrase that fits the text's kinds, and for phrases with
     /// a name slot both without and with a friend's name; and for each label of `labels` that
@@ -57,7 +78,8 @@ extension Library {
     ///     `chez` or `nil`).
     ///   - sitesPerTarget: trap sites required per skill of the text.
     /// - Returns: one rendering per text, moment and sample child, in text order; a child is never
-    ///   paired with a friend slot holding its own name.
+    ///   paired with a friend slot holding its own name. The renderings of a text take the
+    ///   dates of `sampleDates(for:)` in turn, so that every day form is proven.
     /// - Throws: a `LibraryError` when a text cannot be rendered.
     ///   - labels: parents' labels with their kinds (`sampleLabels`).
     public func renderings(phrases: [(phrase: String, grammar: PhraseGrammar, slot: String?)], labels: [MomentPhrase] = [],
@@ -77,15 +99,19 @@ extension Library {
         for label in labels { moments.append((label, kinds(of: label))) }
         var out: [LibraryRendering] = []
         for text in texts {
+            let dates = Library.sampleDates(for: text.time)
+            var turn = 0
             for (moment, kinds) in moments where text.fits(kinds) {
                 // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a
                 // plan never pairs a child with a friend slot holding the child's own name.
                 for (name, gender) in Library.sampleChildren where moment.friendName != name {
                     let child = Child(firstName: name, gender: gender, grade: text.grade)
-                    let rendered = try text.render(firstName: name, gender: gender, moment: moment)
-                    out.append(LibraryRendering(
-                        text: text, draft: Draft(text: rendered),
-                        plan: DictationPlan(child: child, moment: moment, targets: text.skills, sitesPerTarget: sitesPerTarget)))
+                    let date = dates[turn % dates.count]
+                    turn += 1
+                    let rendered = try text.render(firstName: name, gender: gender, moment: moment, date: date)
+                    var plan = DictationPlan(child: child, moment: moment, targets: text.skills, sitesPerTarget: sitesPerTarget)
+                    plan.date = date
+                    out.append(LibraryRendering(text: text, draft: Draft(text: rendered), plan: plan))
                 }
             }
         }

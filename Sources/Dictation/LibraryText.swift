@@ -26,6 +26,8 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpectedLine(file: String, line: Int)
     /// A `fits:` kind that no phrase of `moment-kinds.tsv` has (and not `general`).
     case unknownKind(String, file: String, line: Int)
+    /// `time:` is not past, coming or any.
+    case unknownTime(String, file: String, line: Int)
     /// A malformed line of `moment-kinds.tsv`, or a phrase listed twice.
     case malformedKinds(file: String, line: Int)
     /// A bundled resource file is missing or not UTF-8.
@@ -34,6 +36,8 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     case momentWithoutArticle
     /// The first name is empty.
     case emptyFirstName
+    /// The template names the moment's day (`{quand}`, `{jour}`) and no date was given.
+    case noDate
 
     public var description: String {
         switch self {
@@ -57,6 +61,8 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(file):\(line): expected '=== id' to start a text"
         case .unknownKind(let kind, let file, let line):
             "\(file):\(line): no phrase of moment-kinds.tsv has the kind '\(kind)'"
+        case .unknownTime(let value, let file, let line):
+            "\(file):\(line): unknown time '\(value)'; use past, coming or any"
         case .malformedKinds(let file, let line):
             "\(file):\(line): expected 'phrase<TAB>kind,kind' with a phrase listed once"
         case .missingResource(let name):
@@ -65,6 +71,26 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
             "the moment phrase does not start with le, la, l' or les"
         case .emptyFirstName:
             "the first name is empty"
+        case .noDate:
+            "the text names the moment's day and no date was given"
+        }
+    }
+}
+
+/// When a library text tells its moment (`time:` in the library files).
+public enum TextTime: String, Sendable, Hashable, CaseIterable {
+    /// After it: the passé composé, the imparfait... ("{Quand}, {Prenom} est allé{e} {à moment}.").
+    case past
+    /// Before it: the futur, or a plan in the présent ("{Quand}, {Prenom} ira {à moment}.").
+    case coming
+    /// Either: no verb places the moment in time ("{Prenom} aime beaucoup {moment}.").
+    case any
+
+    /// Whether a text told this way may be served about a moment at `time`.
+    public func suits(_ time: MomentTime) -> Bool {
+        switch (self, time) {
+        case (.any, _), (.past, .past), (.coming, .upcoming): true
+        default: false
         }
     }
 }
@@ -85,6 +111,8 @@ public struct LibraryText: Sendable, Hashable {
     public let skills: [SkillID]
     /// The moment kinds the text makes sense with (`fits:`), e.g. `sortie`, `fete`.
     public let kinds: Set<String>
+    /// When the text tells the moment (`time:`): after it, before it, or either.
+    public let time: TextTime
     /// The template as written, lines joined with one space.
     public let template: String
     private let segments: [Segment]
@@ -101,7 +129,14 @@ public struct LibraryText: Sendable, Hashable {
         case moment(MomentForm, capitalized: Bool)
         /// `{M:ms|fs|mp|fp}`.
         case momentAgreement([String])
+        /// `{quand}`, `{Quand}`: ``MomentDate/dayPhrase``.
+        case day(capitalized: Bool)
+        /// `{jour}`: ``MomentDate/weekday``.
+        case weekday
     }
+
+    /// Whether the template names the moment's day (`{quand}`, `{jour}`).
+    public var namesDay: Bool { segments.contains { if case .day = $0 { true } else if case .weekday = $0 { true } else { false } } }
 
     enum MomentForm: Sendable, Hashable { case plain, a, de, demonstrative }
 
@@ -109,12 +144,13 @@ public struct LibraryText: Sendable, Hashable {
     /// - Parameters:
     ///   - file: the file name for error messages; `line`: the template's first line.
     /// - Throws: `LibraryError.unknownMark` or `.unbalancedBrace`.
-    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, template: String,
+    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, time: TextTime = .any, template: String,
                 file: String = "<text>", line: Int = 1) throws(LibraryError) {
         self.id = id
         self.grade = grade
         self.skills = skills
         self.kinds = kinds
+        self.time = time
         self.template = template
         self.segments = try Self.parse(template, file: file, line: line)
     }
@@ -128,11 +164,13 @@ public struct LibraryText: Sendable, Hashable {
     ///   - gender: the child's gender, for `{e}` and `{g:…}` agreements.
     ///   - moment: the canonical phrase with its article, with a friend's name or not
     ///     ("la sortie piscine", "l'anniversaire de Tom").
+    ///   - date: when the moment is, for `{quand}` and `{jour}` (`nil` for a text that names no day).
     /// - Returns: the text with every mark replaced; it contains no brace.
-    /// - Throws: `LibraryError.emptyFirstName`, or `.momentWithoutArticle` when the template
-    ///   needs à/de/ce forms of a phrase that has no article (a parent's own label).
+    /// - Throws: `LibraryError.emptyFirstName`, `.noDate` for a day mark without `date`, or
+    ///   `.momentWithoutArticle` when the template needs à/de/ce forms of a phrase that has no
+    ///   article (a parent's own label).
     /// - Warning: the result contains the child's first name: never log it.
-    public func render(firstName: String, gender: Gender, moment: MomentPhrase) throws -> String {
+    public func render(firstName: String, gender: Gender, moment: MomentPhrase, date: MomentDate? = nil) throws -> String {
         let name = firstName.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw LibraryError.emptyFirstName }
         var phrase = moment
@@ -160,6 +198,13 @@ public struct LibraryText: Sendable, Hashable {
             case .momentAgreement(let forms):
                 let g = phrase.grammar
                 out += forms[(g.gender == .feminine ? 1 : 0) + (g.number == .plural ? 2 : 0)]
+            case .day(let capitalized):
+                guard let date else { throw LibraryError.noDate }
+                let s = date.dayPhrase
+                out += capitalized ? s.prefix(1).uppercased() + s.dropFirst() : s
+            case .weekday:
+                guard let date else { throw LibraryError.noDate }
+                out += date.weekday
             }
         }
         return out
@@ -220,6 +265,9 @@ public struct LibraryText: Sendable, Hashable {
         case "De moment": return .moment(.de, capitalized: true)
         case "ce moment": return .moment(.demonstrative, capitalized: false)
         case "Ce moment": return .moment(.demonstrative, capitalized: true)
+        case "quand": return .day(capitalized: false)
+        case "Quand": return .day(capitalized: true)
+        case "jour": return .weekday
         default: break
         }
         if mark.hasPrefix("g:") {
@@ -264,13 +312,14 @@ public struct Library: Sendable {
             guard let grade = b.grade else { throw .missingField("grade", file: file, line: b.line) }
             guard let skills = b.skills else { throw .missingField("skills", file: file, line: b.line) }
             guard let kinds = b.kinds else { throw .missingField("fits", file: file, line: b.line) }
+            guard let time = b.time else { throw .missingField("time", file: file, line: b.line) }
             guard !b.template.isEmpty, let templateLine = b.templateLine else {
                 throw .missingField("template", file: file, line: b.line)
             }
             for (skill, line) in skills where !skill.isTaught(at: grade) {
                 throw .skillNotTaught(skill, grade, file: file, line: line)
             }
-            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds,
+            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds, time: time,
                                          template: b.template.joined(separator: " "), file: file, line: templateLine))
         }
 
@@ -310,6 +359,10 @@ public struct Library: Sendable {
                     guard b.kinds == nil else { throw .duplicateField("fits", file: file, line: number) }
                     guard !items.isEmpty else { throw .missingField("fits", file: file, line: number) }
                     b.kinds = Set(items)
+                case .time:
+                    guard b.time == nil else { throw .duplicateField("time", file: file, line: number) }
+                    guard let t = TextTime(rawValue: value) else { throw .unknownTime(value, file: file, line: number) }
+                    b.time = t
                 }
                 block = b
                 continue
@@ -325,7 +378,7 @@ public struct Library: Sendable {
         self.phraseKinds = [:]
     }
 
-    private enum Field: String { case grade, skills, fits }
+    private enum Field: String { case grade, skills, fits, time }
 
     private struct Block {
         var id: String
@@ -333,6 +386,7 @@ public struct Library: Sendable {
         var grade: Grade?
         var skills: [(SkillID, Int)]?
         var kinds: Set<String>?
+        var time: TextTime?
         var template: [String] = []
         var templateLine: Int?
     }
@@ -358,9 +412,13 @@ public struct Library: Sendable {
 
     /// The library shipped in the `Dictation` module's resources: the five grade files and
     /// `moment-kinds.tsv`.
+    /// - Parameters:
+    ///   - directory: read the grade files from this folder instead (a library being written:
+    ///     `dictee library check --dir`); `moment-kinds.tsv` stays the bundled one.
+    ///   - grades: read only these grades' files (`nil`: all five).
     /// - Throws: `LibraryError` for a missing file, a parse error, an id used twice across
     ///   files, or a `fits:` kind that no phrase has.
-    public static func bundled() throws -> Library {
+    public static func bundled(directory: URL? = nil, grades: Set<Grade>? = nil) throws -> Library {
         func read(_ name: String, _ ext: String, _ subdirectory: String) throws -> String {
             guard let url = Bundle.module.url(forResource: name, withExtension: ext, subdirectory: subdirectory),
                   let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
@@ -374,7 +432,16 @@ public struct Library: Sendable {
         var ids = Set<String>()
         for file in files {
             let name = String(file.dropLast(4))
-            let source = try read(name, "txt", "Resources/library")
+            if let grades, !grades.contains(where: { $0.rawValue.lowercased() == name }) { continue }
+            let source: String
+            if let directory {
+                guard let text = try? String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) else {
+                    throw LibraryError.missingResource(directory.appendingPathComponent(file).path)
+                }
+                source = text
+            } else {
+                source = try read(name, "txt", "Resources/library")
+            }
             let library = try Library(parsing: source, file: file)
             for t in library.texts {
                 let line = Self.line(of: t.id, in: source)

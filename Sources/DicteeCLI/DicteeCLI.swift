@@ -13,7 +13,7 @@ public enum Dictee {
         Events.descriptor, Classify.descriptor, Check.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
         Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor,
         GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
-        Stats.descriptor,
+        Stats.descriptor, LibraryCommand.descriptor,
     ]
 }
 

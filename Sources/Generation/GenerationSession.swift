@@ -65,11 +65,12 @@ public final class GenerationSession: @unchecked Sendable {
 
     /// Writes the dictation.
     /// - Parameters:
-    ///   - plan: the planner's plan.
-    ///   - time: whether the moment is past or upcoming.
-    ///   - recentlyUsed: library text ids the child saw lately (for the fallback).
+    ///   - plan: the planner's plan (its `date` says when the moment is: the prompt names the day
+    ///     and the tense, the validator checks them, the fallback chooses a text told that way).
+    ///   - used: library texts the child had lately or has waiting, with when (for the
+    ///     fallback: `Library.serving(for:checker:used:)`).
     /// - Returns: the result, or `nil` when the model failed and no library text fits the moment.
-    public func write(_ plan: DictationPlan, time: MomentTime?, recentlyUsed: Set<String> = []) -> GenerationResult? {
+    public func write(_ plan: DictationPlan, used: [String: Int64] = [:]) -> GenerationResult? {
         var attempts: [AttemptRecord] = []
         var diagnosis: String?
         var serverError: String?
@@ -82,7 +83,7 @@ public final class GenerationSession: @unchecked Sendable {
             attemptLoop: for number in 1...Self.maximumAttempts {
                 let removed = Instructions.Removal.allCases.filter(removals.contains)
                 let system = Instructions.system(for: plan, removing: removals)
-                let first = Instructions.prompt(for: plan, time: time, removing: removals)
+                let first = Instructions.prompt(for: plan, removing: removals)
                 let prompt = problems.isEmpty ? first : Instructions.retry(first, previous: previous, problems: problems)
                 let maxTokens = Instructions.maxTokens(for: plan)
                 let counted = model.countTokens(system + "\n" + prompt) ?? Self.estimateTokens(system + "\n" + prompt)
@@ -175,7 +176,7 @@ public final class GenerationSession: @unchecked Sendable {
                 problems = findings.map(\.message)
             }
         }
-        guard let serving = library.serving(for: plan, checker: checker, recentlyUsed: recentlyUsed, time: time) else { return nil }
+        guard let serving = library.serving(for: plan, checker: checker, used: used) else { return nil }
         var draft = serving.draft
         draft.title = plan.moment.capitalized
         return GenerationResult(draft: draft, plan: serving.plan, origin: "library:" + serving.text.id, fromLibrary: true,

@@ -41,6 +41,10 @@ public enum Instructions {
         public var maxWordsPerSentence: Int
         /// The moment's canonical phrase, as listed in the audit file ("la sortie piscine").
         public var momentPhrase: String
+        /// The moment's day seen from the writing day ("samedi dernier", "ce samedi", "le samedi
+        /// 14 novembre": `MomentDate.dayPhrase`), and whether it has begun; `nil` without a date.
+        public var day: String?
+        public var time: MomentTime?
 
         /// The inputs of a plan.
         public init(_ plan: DictationPlan) {
@@ -53,6 +57,8 @@ public enum Instructions {
             sentences = plan.sentences
             maxWordsPerSentence = plan.maxWordsPerSentence
             momentPhrase = plan.moment.phrase
+            day = plan.date?.dayPhrase
+            time = plan.date?.time
         }
 
         /// What a request contains, one entry per stored property above (a test checks that the
@@ -68,6 +74,8 @@ public enum Instructions {
             ("sentences", "the sentence range"),
             ("maxWordsPerSentence", "the longest sentence allowed"),
             ("momentPhrase", "the moment's canonical phrase (as listed in the audit file)"),
+            ("day", "the moment's weekday seen from the writing day ('samedi dernier'; the day of the month when a week or more away), no hour"),
+            ("time", "whether the moment has begun"),
         ]
     }
 
@@ -115,22 +123,22 @@ public enum Instructions {
     /// The first prompt (the user message).
     /// - Parameters:
     ///   - plan: the dictation's plan (its moment's canonical phrase is the only calendar content).
-    ///   - time: whether the moment is past or upcoming (sets the story's time).
     ///   - removing: parts left out (a refusal diagnosis).
-    public static func prompt(for plan: DictationPlan, time: MomentTime?, removing: Set<Removal> = []) -> String {
-        prompt(Inputs(plan), time: time, removing: removing)
+    public static func prompt(for plan: DictationPlan, removing: Set<Removal> = []) -> String {
+        prompt(Inputs(plan), removing: removing)
     }
 
     /// The first prompt from the inputs alone.
-    public static func prompt(_ plan: Inputs, time: MomentTime?, removing: Set<Removal> = []) -> String {
+    public static func prompt(_ plan: Inputs, removing: Set<Removal> = []) -> String {
         let name = plan.firstName
         if removing.contains(.moment) {
             return "Écris la dictée : une journée ordinaire de \(name)."
         }
         let when: String
-        switch time {
-        case .past?: when = " Ce moment a déjà eu lieu : raconte-le."
-        case .upcoming?: when = " Ce moment va bientôt avoir lieu : raconte ce qui se prépare."
+        let day = plan.day.map { " C'est \($0) ; ne nomme aucun autre jour, ni « hier », « demain » ou « aujourd'hui »." } ?? ""
+        switch plan.time {
+        case .past?: when = " Ce moment a déjà eu lieu : raconte-le au passé." + day
+        case .upcoming?: when = " Ce moment va bientôt avoir lieu : raconte ce qui se prépare." + day
         case nil: when = ""
         }
         return "Écris la dictée sur ce moment de la vie de \(name) : « \(plan.momentPhrase) ». Écris « \(plan.momentPhrase) » tel quel dans le texte (avec « au », « aux », « du » ou « des » si la phrase le demande).\(when)"

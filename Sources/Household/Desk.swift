@@ -109,10 +109,36 @@ public enum Desk {
             return candidates.filter { !keys.contains($0.key) }
         }
 
-        /// Library texts the child saw lately (the last ten served) or has ready, to choose others.
-        public var recentTexts: Set<String> {
-            Set(used.suffix(10).compactMap(Desk.libraryTextID) + ready.compactMap(Desk.libraryTextID))
+        /// Library texts the child had in the last 8 weeks (`Library.repeatGapDays`) with when
+        /// (seconds since 1970), and those waiting in the deal or in reserve (the latest of all),
+        /// for `Library.serving(for:checker:used:)`.
+        public func usedTexts(now: Int64) -> [String: Int64] {
+            var out: [String: Int64] = [:]
+            let since = now - Int64(Library.repeatGapDays) * 86_400
+            for d in used {
+                let at = Desk.had(d).atSeconds
+                if at >= since, let id = Desk.libraryTextID(d) { out[id] = max(out[id] ?? at, at) }
+            }
+            for d in ready { if let id = Desk.libraryTextID(d) { out[id] = Int64.max } }
+            return out
         }
+    }
+
+    /// When a card's moment is, seen from `now`: its first and last days in `zone` (an all-day
+    /// end is exclusive, a timed end at midnight belongs to the day before), the writing day, and
+    /// whether it has begun (`CardChoice.isUpcoming`).
+    public static func momentDate(_ c: CardMoment, now: Int64, zone: CalendarZone) -> MomentDate {
+        MomentDate(start: zone.date(at: c.startSeconds), end: zone.date(at: max(c.startSeconds, c.endSeconds - 1)),
+                   written: zone.date(at: now), time: CardChoice.isUpcoming(c, now: now) ? .upcoming : .past)
+    }
+
+    /// Whether a waiting text was written for another day than `now` would write it: its moment's
+    /// day is told otherwise ("ce samedi" became "samedi dernier"), or it began since (a text in
+    /// the futur about a moment now past).
+    static func isStale(_ d: DictationRecord, _ c: CardMoment, now: Int64, zone: CalendarZone) -> Bool {
+        let created = Int64(d.createdAt.timeIntervalSince1970.rounded(.down))
+        let then = momentDate(c, now: created, zone: zone), today = momentDate(c, now: now, zone: zone)
+        return then.dayPhrase != today.dayPhrase || then.time != today.time
     }
 
     /// Reads the child's situation, retiring stale ready texts (planned before the last grading,
@@ -125,7 +151,11 @@ public enum Desk {
             let moments = try cardMoments(store, zone: zone)
             let stored = Set(moments.map(\.key))
             let ready = try store.dictations(childID: childID, statuses: [.ready])
-            try store.retireDictations(ready.filter { $0.plannedAfter != (basis?.id ?? 0) || !stored.contains($0.occurrenceKey) }.map(\.id))
+            let byKey = Dictionary(moments.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+            try store.retireDictations(ready.filter { d in
+                guard d.plannedAfter == (basis?.id ?? 0), let c = byKey[d.occurrenceKey] else { return true }
+                return isStale(d, c, now: now, zone: zone)
+            }.map(\.id))
             let used = try store.dictations(childID: childID, statuses: [.served, .graded])
             return Situation(
                 child: child, childID: childID, basis: basis,
@@ -138,15 +168,16 @@ public enum Desk {
 
     /// Plans, writes (model or library, through `session`) and stores one validated text about
     /// `candidate`, in one transaction.
-    /// - Parameter recentTexts: library texts not to serve again; the one served is added.
+    /// - Parameter usedTexts: library texts the child had lately or has waiting, with when
+    ///   (`Situation.usedTexts(now:)`); the one served is added as the latest.
     /// - Returns: the stored id and the result, or `nil` when nothing could be written (no
     ///   library text fits the moment, or none passed).
     public static func write(_ candidate: CardMoment, for s: Situation, _ store: StateStore, session: GenerationSession, now: Int64,
-                             recentTexts: inout Set<String>, createdAt: Date) throws(HouseholdError) -> (id: Int64, result: GenerationResult)? {
-        let plan = Planner.plan(child: s.child, moment: candidate.moment, progress: s.progress, last: s.basis.map(outcome))
-        let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
-        guard let result = session.write(plan, time: time, recentlyUsed: recentTexts) else { return nil }
-        if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
+                             zone: CalendarZone, usedTexts: inout [String: Int64], createdAt: Date) throws(HouseholdError) -> (id: Int64, result: GenerationResult)? {
+        var plan = Planner.plan(child: s.child, moment: candidate.moment, progress: s.progress, last: s.basis.map(outcome))
+        plan.date = momentDate(candidate, now: now, zone: zone)
+        guard let result = session.write(plan, used: usedTexts) else { return nil }
+        if result.fromLibrary, let id = result.origin.split(separator: ":").last { usedTexts[String(id)] = Int64.max }
         // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
         // the text exercises first, then the skills the text was written for.
         let all = session.checker.sites(of: result.draft, plan: result.plan)
@@ -193,7 +224,7 @@ public enum Desk {
         var session: GenerationSession?
         var chosen: [Int64] = []
         var refused = 0
-        var recent = s.recentTexts
+        var recent = s.usedTexts(now: now)
         for candidate in s.candidates where chosen.count < CardChoice.count {
             if let cached = s.ready.first(where: { $0.occurrenceKey == candidate.key }) {
                 chosen.append(cached.id)
@@ -202,7 +233,7 @@ public enum Desk {
             let writer: GenerationSession
             if let session { writer = session } else { writer = try makeSession() }
             session = writer
-            if let (id, _) = try write(candidate, for: s, store, session: writer, now: now, recentTexts: &recent, createdAt: createdAt) {
+            if let (id, _) = try write(candidate, for: s, store, session: writer, now: now, zone: zone, usedTexts: &recent, createdAt: createdAt) {
                 chosen.append(id)
             } else if !writer.library.texts(for: child.grade, fitting: candidate.moment).isEmpty {
                 // Texts fit this moment, yet none passed: the validator itself is failing.

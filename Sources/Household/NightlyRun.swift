@@ -171,9 +171,9 @@ public struct NightlyRun: Sendable {
                     let readyKeys = Set(s.ready.map(\.occurrenceKey))
                     guard let next = wanted.first(where: { !readyKeys.contains($0.key) && !withoutText.contains($0.key) }) else { break }
                     rounds += 1
-                    var recent = s.recentTexts
-                    if let (_, result) = try Desk.write(next, for: s, store, session: session, now: now,
-                                                        recentTexts: &recent, createdAt: clock.now) {
+                    var recent = s.usedTexts(now: now)
+                    if let (_, result) = try Desk.write(next, for: s, store, session: session, now: now, zone: datesZone,
+                                                        usedTexts: &recent, createdAt: Date(timeIntervalSince1970: TimeInterval(now))) {
                         report.written += 1
                         if result.fromLibrary { report.fromLibrary += 1 } else { report.byModel += 1 }
                         if !result.attempts.isEmpty { log(.text(childID: s.childID, result)) }
@@ -197,7 +197,7 @@ public struct NightlyRun: Sendable {
                         withoutText.insert(next.key)
                     }
                 }
-                let cards = try Desk.cards(for: child, store, now: now, zone: datesZone, createdAt: clock.now,
+                let cards = try Desk.cards(for: child, store, now: now, zone: datesZone, createdAt: Date(timeIntervalSince1970: TimeInterval(now)),
                                            makeSession: { base })
                 report.cardsReady += cards.count
             } catch {

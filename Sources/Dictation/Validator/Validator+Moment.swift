@@ -77,6 +77,10 @@ extension Validator {
             out.append(Finding(step: .moment, rule: "moment_absent", message:
                 "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(example) » ou au moins \(least)."))
         }
+        // Its day and tenses (Validator+Date.swift), its subject and the people it names
+        // (Validator+Sujet.swift).
+        out += dateFindings(a, plan)
+        out += subjectFindings(a, plan)
         return out
     }
 

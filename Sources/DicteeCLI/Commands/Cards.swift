@@ -52,7 +52,7 @@ extension Dictee {
             }
             let (store, child, zone, now) = try DeskOptions.openChild(arguments, context)
             let cards = try household { () throws(HouseholdError) in
-                try Desk.cards(for: child, store, now: now, zone: zone, createdAt: context.clock.now, makeSession: {
+                try Desk.cards(for: child, store, now: now, zone: zone, createdAt: Date(timeIntervalSince1970: TimeInterval(now)), makeSession: {
                     () throws(HouseholdError) in
                     try Desk.librarySession(environment: context.environment, warn: { output.warning($0) })
                 })

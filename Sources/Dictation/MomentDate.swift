@@ -1,0 +1,90 @@
+import DicteeCore
+import Foundation
+
+/// When the moment of a dictation is, seen from the day the text is written: what the text may
+/// say of its day ("samedi dernier", "ce samedi"), which tense tells it, and what the validator's
+/// `moment_date` rule checks. All days are calendar days in the family's zone.
+///
+/// A text written on Tuesday 1 December about a judo lesson of Saturday 28 November says
+/// "samedi dernier" and the passé composé; one about a concert of Saturday 5 December says
+/// "ce samedi" and the futur. The child knows what day it was: the text must agree.
+public struct MomentDate: Sendable, Hashable {
+    /// The occurrence's first day (its start in the family's zone).
+    public var start: CalendarDate
+    /// The occurrence's last day (the same as `start` for a moment within one day; for an
+    /// all-day or several-day moment, the last day it covers).
+    public var end: CalendarDate
+    /// The day the dictation is written (and, for a nightly text, dealt the same day).
+    public var written: CalendarDate
+    /// Whether the moment has begun when the text is written (`past`: told after it, a moment of
+    /// several days going on included) or not (`upcoming`).
+    public var time: MomentTime
+
+    /// - Parameters:
+    ///   - start: the first day of the occurrence.
+    ///   - end: its last day (`start` or later; an earlier one is taken as `start`).
+    ///   - written: the day the text is written.
+    ///   - time: whether the moment has begun by then.
+    public init(start: CalendarDate, end: CalendarDate, written: CalendarDate, time: MomentTime) {
+        self.start = start
+        self.end = max(start, end)
+        self.written = written
+        self.time = time
+    }
+
+    /// Days from the writing day to the first day: −3 for last Saturday seen on a Tuesday, 0 for
+    /// the same day, 4 for the coming Saturday.
+    public var offset: Int { start.daysSinceEpoch - written.daysSinceEpoch }
+
+    /// Whether the moment covers several days and the writing day is one of them after the first.
+    public var isGoingOn: Bool { start < written && written <= end }
+
+    /// The days the text may name by their weekday: the first day, and every day of a moment of
+    /// several days (at most a week of them).
+    public var days: [CalendarDate] {
+        let count = min(end.daysSinceEpoch - start.daysSinceEpoch, 6)
+        return (0...max(0, count)).map { start.adding(days: $0) }
+    }
+
+    /// The weekday of `date` in French, lower case: "samedi".
+    public static func weekday(of date: CalendarDate) -> String {
+        // 1970-01-01 was a Thursday.
+        let names = ["jeudi", "vendredi", "samedi", "dimanche", "lundi", "mardi", "mercredi"]
+        let k = ((date.daysSinceEpoch % 7) + 7) % 7
+        return names[k]
+    }
+
+    /// The month of `date` in French, lower case: "novembre".
+    public static func month(of date: CalendarDate) -> String {
+        ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre",
+         "décembre"][(date.month - 1 + 12) % 12]
+    }
+
+    /// The moment's weekday: "samedi" (the `{jour}` mark of the library).
+    public var weekday: String { Self.weekday(of: start) }
+
+    /// How the text names the moment's day (the `{quand}` mark of the library), lower case:
+    /// - the writing day, or coming within 6 days: "ce samedi";
+    /// - 1 to 6 days before: "samedi dernier";
+    /// - 7 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
+    public var dayPhrase: String {
+        let o = offset
+        if (0...6).contains(o) { return "ce " + weekday }
+        if (-6 ... -1).contains(o) { return weekday + " dernier" }
+        return weekday + " " + (start.day == 1 ? "1er" : String(start.day)) + " " + Self.month(of: start)
+    }
+
+    /// The seasons of the moment's first day (a school reading: winter from 21 December to 20
+    /// March and so on; a day near a boundary has both seasons), lower case: "hiver".
+    public var seasons: Set<String> {
+        func season(_ d: CalendarDate) -> String {
+            switch (d.month, d.day) {
+            case (12, 21...), (1, _), (2, _), (3, ...19): "hiver"
+            case (3, _), (4, _), (5, _), (6, ...20): "printemps"
+            case (6, _), (7, _), (8, _), (9, ...21): "été"
+            default: "automne"
+            }
+        }
+        return Set([-10, 0, 10].map { season(start.adding(days: $0)) })
+    }
+}

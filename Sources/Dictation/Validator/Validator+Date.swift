@@ -1,0 +1,131 @@
+import DicteeCore
+import Foundation
+import French
+
+// Step 7, moment (rule moment_date): the days and tenses of the text agree with the
+// occurrence's date seen from the day the text is written (`DictationPlan.date`). A child knows
+// the lesson was on Saturday.
+
+extension Validator {
+    /// The findings of rule `moment_date` (none without `plan.date`):
+    /// - a weekday written out must be one of the moment's days ("dimanche" for a Saturday
+    ///   lesson is refused); "samedi dernier" needs a moment 1 to 7 days before the writing day,
+    ///   "samedi prochain" 1 to 13 days after, "ce samedi" at most 6 days away; a day of the
+    ///   month after the weekday ("le samedi 14 novembre") and a month name must be the moment's;
+    /// - relative days: "aujourd'hui", "ce matin", "ce soir", "cet après-midi", "cette nuit" the
+    ///   writing day (or a moment of several days going on), "hier" the day before, "avant-hier"
+    ///   two days before, "demain" the day after, "après-demain" two days after, "la semaine
+    ///   dernière/prochaine" 1 to 13 days away, "ce week-end" a Saturday or Sunday at most 6 days
+    ///   away; "l'an dernier", "l'année prochaine", "il y a longtemps" never (a card's moment is
+    ///   within weeks);
+    /// - a season ("l'hiver", "en été", "cet automne") must be the moment's (`MomentDate.seasons`);
+    /// - tenses: about a past moment, neither the first sentence with a verb nor most of them
+    ///   only in the futur, and from CE1 at least one verb in a past tense; about an upcoming
+    ///   moment, neither the first nor most of them only in past tenses.
+    func dateFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        guard let date = plan.date else { return [] }
+        let t = a.tagged
+        let words = t.indices.filter { t[$0].token.kind == .word }
+        func word(_ k: Int) -> String? { k >= 0 && k < words.count ? t[words[k]].normalized : nil }
+        let when = date.time == .past ? "Le moment a eu lieu \(date.dayPhrase)" : "Le moment aura lieu \(date.dayPhrase)"
+        let full = "\(date.weekday) \(date.start.day == 1 ? "1er" : String(date.start.day)) \(MomentDate.month(of: date.start))"
+        var out: [Finding] = []
+        func refuse(_ what: String, _ why: String) {
+            guard !out.contains(where: { $0.message.contains("« \(what) »") }) else { return }
+            out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : n'écris pas « \(shown(what)) », \(why)."))
+        }
+        let o = date.offset
+        let allowedDays = Set(date.days.map(MomentDate.weekday(of:)))
+        let months = Set(date.days.map(MomentDate.month(of:)))
+        for k in words.indices {
+            guard let w = word(k) else { continue }
+            let text = t[words[k]].token.text
+            let singular = w.hasSuffix("s") ? String(w.dropLast()) : w
+            if FrenchWords.days.contains(singular) {
+                let next = word(k + 1), previous = word(k - 1)
+                if !allowedDays.contains(singular) {
+                    refuse(text, "ce n'est pas le jour du moment (écris « \(date.weekday) »)")
+                } else if next == "dernier", !(-7 ... -1).contains(o) {
+                    refuse(text + " dernier", "écris « \(date.dayPhrase) »")
+                } else if next == "prochain", !(1...13).contains(o) {
+                    refuse(text + " prochain", "écris « \(date.dayPhrase) »")
+                } else if ["ce", "cet"].contains(previous), abs(o) > 6, !date.isGoingOn {
+                    refuse("ce " + text, "écris « \(date.dayPhrase) »")
+                } else if let n = next.flatMap({ Int($0) ?? ($0 == "1er" ? 1 : nil) }), n != date.start.day {
+                    refuse(text + " \(n)", "écris « \(full) »")
+                }
+                continue
+            }
+            if FrenchWords.months.contains(w), !months.contains(w) {
+                refuse(text, "ce n'est pas le mois du moment")
+                continue
+            }
+            let pair = word(k + 1).map { w + " " + $0 }
+            switch w {
+            case "aujourd'hui" where o != 0 && !date.isGoingOn:
+                refuse(text, "ce n'est pas le jour où la dictée est écrite (écris « \(date.dayPhrase) »)")
+            case "hier" where o != -1 && !(date.isGoingOn && date.start.daysSinceEpoch <= date.written.daysSinceEpoch - 1):
+                refuse(text, "écris « \(date.dayPhrase) »")
+            case "avant-hier" where o != -2:
+                refuse(text, "écris « \(date.dayPhrase) »")
+            case "demain" where o != 1:
+                refuse(text, "écris « \(date.dayPhrase) »")
+            case "après-demain" where o != 2:
+                refuse(text, "écris « \(date.dayPhrase) »")
+            default: break
+            }
+            switch pair {
+            case "ce matin", "ce soir", "cet après-midi", "cette nuit", "cette matinée", "cette soirée":
+                if o != 0, !date.isGoingOn { refuse(pair!, "ce n'est pas le jour où la dictée est écrite (écris « \(date.dayPhrase) »)") }
+            case "semaine dernière":
+                if !(-13 ... -1).contains(o) { refuse("la semaine dernière", "écris « \(date.dayPhrase) »") }
+            case "semaine prochaine":
+                if !(1...13).contains(o) { refuse("la semaine prochaine", "écris « \(date.dayPhrase) »") }
+            case "ce week-end":
+                if !["samedi", "dimanche"].contains(date.weekday) || abs(o) > 6 { refuse("ce week-end", "écris « \(date.dayPhrase) »") }
+            case "an dernier", "année dernière", "an prochain", "année prochaine", "il y":
+                if pair == "il y", word(k + 2) == "a", word(k + 3) == "longtemps" {
+                    refuse("il y a longtemps", "le moment est tout proche (écris « \(date.dayPhrase) »)")
+                } else if pair != "il y", word(k - 1) == "l'" {
+                    refuse("l'" + pair!, "le moment est tout proche (écris « \(date.dayPhrase) »)")
+                }
+            default: break
+            }
+            // A season: "l'hiver", "en été", "cet automne", "au printemps" (not the participle
+            // "été": "a été", "avait été").
+            if ["hiver", "printemps", "été", "automne"].contains(w), !date.seasons.contains(w),
+               let previous = word(k - 1), ["l'", "en", "cet", "cette", "au", "d'", "de"].contains(previous) {
+                refuse(text, "ce n'est pas la saison du moment")
+            }
+        }
+        out += tenseAgreement(a, plan, date: date, when: when, full: full)
+        return out
+    }
+
+    /// The tense half of `moment_date`: the story told before or after the moment.
+    func tenseAgreement(_ a: TextAnalysis, _ plan: DictationPlan, date: MomentDate, when: String, full: String) -> [Finding] {
+        let verbs = tenses(in: a)
+        guard !verbs.isEmpty else { return [] }
+        // The tenses of each sentence's verbs, sentences in order.
+        var bySentence: [Int: [Set<SchoolTense>]] = [:]
+        for v in verbs {
+            let s = a.text.sentenceIndex(ofToken: v.index) ?? 0
+            bySentence[s, default: []].append(v.tenses)
+        }
+        let sentences = bySentence.keys.sorted().map { bySentence[$0]! }
+        let wrong = date.time.wrongTenses
+        func onlyWrong(_ s: [Set<SchoolTense>]) -> Bool { s.allSatisfy { !$0.isEmpty && $0.isSubset(of: wrong) } }
+        let wrongCount = sentences.filter(onlyWrong).count
+        let pastTenses: Set<SchoolTense> = [.passeComposeAvoir, .passeComposeEtre, .imparfait, .passeSimple, .plusQueParfait]
+        if onlyWrong(sentences[0]) || wrongCount * 2 > sentences.count {
+            let message = date.time == .past
+                ? "\(when) (\(full)) : raconte-le au passé, pas au futur."
+                : "\(when) (\(full)) : il n'a pas encore eu lieu, ne le raconte pas au passé."
+            return [Finding(step: .moment, rule: "moment_date", message: message)]
+        }
+        if date.time == .past, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
+            return [Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : raconte-le au passé (passé composé ou imparfait).")]
+        }
+        return []
+    }
+}

@@ -1,0 +1,98 @@
+import DicteeCore
+import Foundation
+import French
+
+// Step 7, moment (rules moment_sujet and moment_famille): the text is about its moment, and it
+// names no relative the child may not have.
+
+/// The words of each moment kind (`Resources/kind-topics.tsv`) and the kinds of the whitelist's
+/// phrases (`Resources/moment-kinds.tsv`), as the validator reads them. Format and rule:
+/// Docs/library-format.md, "What a text is about".
+public struct MomentTopics: Sendable {
+    /// Kind → lemmas (lower case, as Lexique 3.83 writes them).
+    public var topics: [String: Set<String>]
+    /// The kinds of the canonical phrases (the library's reading of `moment-kinds.tsv`).
+    public var kinds: Library
+
+    /// Parses `kind<TAB>lemma,lemma` lines (`#` comments, an optional `kind<TAB>topic` header).
+    /// - Throws: `LibraryError.malformedKinds` naming the line of a malformed or repeated kind.
+    public static func parseTopics(_ text: String, file: String) throws(LibraryError) -> [String: Set<String>] {
+        var out: [String: Set<String>] = [:]
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = String(raw)
+            if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") || line == "kind\ttopic" { continue }
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let kind = parts[0].trimmingCharacters(in: .whitespaces)
+            let lemmas = parts.count == 2 ? parts[1].split(separator: ",").map { Tokenizer.normalize($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty } : []
+            guard parts.count == 2, !kind.isEmpty, !lemmas.isEmpty, out[kind] == nil else { throw .malformedKinds(file: file, line: index + 1) }
+            out[kind] = Set(lemmas)
+        }
+        return out
+    }
+
+    /// The bundled lists (`nil` only when the resources are missing or malformed, which the
+    /// library's tests rule out).
+    public static let bundled: MomentTopics? = {
+        guard let topicsURL = Bundle.module.url(forResource: "kind-topics", withExtension: "tsv", subdirectory: "Resources"),
+              let kindsURL = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
+              let topicsText = try? String(contentsOf: topicsURL, encoding: .utf8),
+              let kindsText = try? String(contentsOf: kindsURL, encoding: .utf8),
+              let topics = try? parseTopics(topicsText, file: "kind-topics.tsv"),
+              let kinds = try? Library.parseKinds(kindsText, file: "moment-kinds.tsv") else { return nil }
+        return MomentTopics(topics: topics, kinds: Library(texts: [], phraseKinds: kinds))
+    }()
+
+    /// The lemmas a text about `moment` must draw from: the union of its kinds' lists, without
+    /// the words of the phrase itself; empty for a parent's label (its head noun is named), for
+    /// a phrase whose kinds have no list (la sortie, la bibliothèque), or a phrase not listed.
+    public func words(for moment: MomentPhrase) -> Set<String> {
+        guard moment.kind == nil else { return [] }
+        let kinds = self.kinds.kinds(of: moment.phrase)
+        var words = kinds.reduce(into: Set<String>()) { $0.formUnion(topics[$1] ?? []) }
+        let phrase = Tokenizer.tokenize(moment.phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
+        words.subtract(phrase)
+        return words
+    }
+}
+
+extension Validator {
+    /// The relatives a text may not invent (lemmas, lower case): the child's family is not
+    /// known, so a text names "sa famille", friends, the class, the teacher, and the people its
+    /// moment names ("le dîner chez Mamie"), never a brother, a cousin or "papa".
+    public static let relatives: Set<String> = FamilyWords.all.union([
+        "frère", "sœur", "cousin", "cousine", "oncle", "tante", "papa", "maman", "parent", "parents", "père", "mère",
+        "grand-mère", "grand-père", "grands-parents", "grand-parent", "mémé", "pépé", "mamy", "papy", "neveu", "nièce",
+        "demi-frère", "demi-sœur", "beau-père", "belle-mère", "petit-fils", "petite-fille", "arrière-grand-mère", "arrière-grand-père",
+    ])
+
+    /// Rules `moment_sujet` (a text about a whitelist moment uses words of its kinds besides the
+    /// phrase: one in CP and CE1, two different ones from CE2; `MomentTopics.words(for:)`) and
+    /// `moment_famille` (no relative of `relatives` unless the moment's phrase names it; "le père
+    /// Noël" is not a father).
+    func subjectFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        var out: [Finding] = []
+        let t = a.tagged
+        let phraseWords = Set(phraseWords(plan.moment.phrase))
+        for (k, tok) in t.enumerated() where tok.token.kind == .word {
+            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            guard !forms.isDisjoint(with: Self.relatives), phraseWords.isDisjoint(with: forms) else { continue }
+            if ["père", "mère"].contains(tok.normalized), k + 1 < t.count, ["noël", "noel"].contains(t[k + 1].normalized) { continue }
+            out.append(Finding(step: .moment, rule: "moment_famille", message:
+                "N'écris pas « \(shown(tok.token.text)) » : la famille de l'enfant n'est pas connue ; parle de ses copains, de sa classe ou de « sa famille »."))
+            break
+        }
+        guard let topics = MomentTopics.bundled?.words(for: plan.moment), !topics.isEmpty else { return out }
+        var found = Set<String>()
+        for tok in t where tok.token.kind == .word && !phraseWords.contains(tok.normalized) {
+            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            if let hit = forms.intersection(topics).sorted().first { found.insert(hit) }
+        }
+        let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
+        if found.count < needed {
+            let examples = topics.sorted().filter { $0.count > 3 }.prefix(6).joined(separator: ", ")
+            out.append(Finding(step: .moment, rule: "moment_sujet", message:
+                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples)."))
+        }
+        return out
+    }
+}

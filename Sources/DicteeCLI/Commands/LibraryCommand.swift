@@ -1,0 +1,116 @@
+import Dictation
+import DicteeCore
+import Foundation
+import Household
+import PrivacyFilter
+
+extension Dictee {
+    /// `dictee library check [--dir DIR] [--grade G] [--id ID]`: the handwritten library's proof
+    /// for someone writing texts: every text rendered for every fitting phrase and sample label,
+    /// both genders, names with a vowel and a mute h, and every day form of its `time:`
+    /// (`Library.renderings`), through the whole validator with 3 trap sites per listed skill;
+    /// then the count of texts per kind and time. Exit status: 0 every rendering passes, 1 some
+    /// fail, 64 usage, 65 a library file does not parse, 69 the lexicon or the dictionary is
+    /// missing.
+    struct LibraryCommand: Command {
+        static let name = "library"
+        static let summary = "check the handwritten library's texts (for people writing them)"
+        static let options = OptionSpec(valued: ["dir", "grade", "id"], flags: [])
+        static let help = """
+            usage: dictee library check [--dir DIR] [--grade G] [--id ID,ID]
+
+            Renders every text of the handwritten library for every moment phrase and sample
+            label it fits, for Léa, Inès, Tom and Hugo, and every day form of its time
+            ("samedi dernier", "ce samedi", "samedi 21 novembre"), runs the validator on
+            each rendering (3 trap sites per listed skill), and prints the failing renderings
+            with the validator's French sentences, then how many texts each kind has.
+            The format of the files: Docs/library-format.md.
+
+            options:
+              --dir DIR     read cp.txt ... cm2.txt from DIR instead of the bundled library
+              --grade G     only the texts of CP, CE1, CE2, CM1 or CM2
+              --id ID,ID    only these texts
+
+            exit status: 0 every rendering passes, 1 some fail, 64 usage, 65 a library
+            file does not parse, 69 the Lexique table or the French dictionary is missing.
+
+            example:
+              dictee library check --grade ce2
+              dictee library check --dir Sources/Dictation/Resources/library --id ce2-eau-01
+
+            """
+
+        static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
+            let output = context.output
+            guard arguments.positionals == ["check"] else {
+                throw CommandFailure(.usage, "library takes one subcommand: check", hint: "dictee library check --grade ce2")
+            }
+            var grade: Grade?
+            if let g = arguments.values["grade"] {
+                guard let parsed = Grade(parsing: g) else { throw CommandFailure(.usage, "--grade must be CP, CE1, CE2, CM1 or CM2") }
+                grade = parsed
+            }
+            let ids = Set((arguments.values["id"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let library: Library
+            do {
+                library = try Library.bundled(directory: arguments.values["dir"].map { URL(fileURLWithPath: $0) }, grades: grade.map { [$0] })
+            } catch {
+                throw CommandFailure(.dataError, "\(error)")
+            }
+            var selected = library
+            selected.texts = library.texts.filter { (grade == nil || $0.grade == grade) && (ids.isEmpty || ids.contains($0.id)) }
+            if let missing = ids.sorted().first(where: { id in !library.texts.contains { $0.id == id } }) {
+                throw CommandFailure(.usage, "no text has the id '\(missing.prefix(60))'")
+            }
+            let phrases = Whitelist.bundled.canonicalPhrases.map {
+                (phrase: $0.phrase, grammar: $0.grammar, slot: $0.slot == .none ? nil as String? : $0.slot.rawValue)
+            }
+            let renderings: [LibraryRendering]
+            do {
+                renderings = try selected.renderings(phrases: phrases, labels: Library.sampleLabels, sitesPerTarget: 3)
+            } catch {
+                throw CommandFailure(.dataError, "\(error)")
+            }
+            let validator = try household { () throws(HouseholdError) in
+                try Validators.make(environment: context.environment, warn: { output.warning($0) })
+            }
+            defer { validator.close() }
+            let results = validator.check(renderings.map { ($0.draft, $0.plan) })
+            var failing: [String: [(LibraryRendering, [Finding])]] = [:]
+            var count: [String: Int] = [:]
+            for (r, findings) in zip(renderings, results) {
+                count[r.text.id, default: 0] += 1
+                if !findings.isEmpty { failing[r.text.id, default: []].append((r, findings)) }
+            }
+            for text in selected.texts {
+                guard let fails = failing[text.id] else {
+                    output.line("\(text.id): ok (\(count[text.id] ?? 0) renderings)")
+                    continue
+                }
+                output.line("\(text.id): \(fails.count) of \(count[text.id] ?? 0) renderings fail")
+                for (r, findings) in fails.prefix(4) {
+                    let day = r.plan.date.map { " / " + $0.dayPhrase + ($0.time == .past ? " (passé)" : " (à venir)") } ?? ""
+                    output.line("  \(r.plan.child.firstName) / \(r.plan.moment.phrase)\(day):")
+                    for f in findings { output.line("    \(f.description)") }
+                    output.line("    « \(r.draft.text) »")
+                }
+            }
+            let unfit = selected.texts.filter { count[$0.id] == nil }
+            for text in unfit { output.line("\(text.id): fits no phrase nor sample label") }
+            // Texts per kind and time, for the coverage of Docs/library-format.md.
+            output.line("")
+            for g in Grade.allCases where grade == nil || grade == g {
+                let texts = selected.texts.filter { $0.grade == g }
+                guard !texts.isEmpty else { continue }
+                output.line("\(g.rawValue): \(texts.count) texts")
+                for kind in library.knownKinds {
+                    let k = texts.filter { $0.kinds.contains(kind) }
+                    let times = TextTime.allCases.map { t in "\(t.rawValue) \(k.filter { $0.time == t }.count)" }.joined(separator: ", ")
+                    output.line("  \(kind): \(k.count) (\(times))")
+                }
+            }
+            output.line("failing: \(failing.count + unfit.count) of \(selected.texts.count) texts; \(renderings.count) renderings")
+            return failing.isEmpty && unfit.isEmpty ? .ok : .itemErrors
+        }
+    }
+}
