@@ -105,8 +105,8 @@ public final class Validator: @unchecked Sendable {
         var out: [Finding] = []
         out += vocabulaire(analysis, plan)
         out += temps(analysis, plan)
-        out += longueur(analysis, plan)
-        out += registre(analysis, draft)
+        out += longueur(analysis, plan) + style(analysis, plan)
+        out += registre(analysis, draft) + expressions(analysis)
         out += competences(analysis, plan)
         out += prenom(analysis, plan)
         out += momentStep(analysis, plan)
