@@ -43,8 +43,30 @@ extension OrthographeRule {
     /// each word.
     public static let all: [OrthographeRule] = [
         elisionConsonne, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, nousA,
-        sujetsCoordonnes, groupeNominalVerbe,
+        sujetsCoordonnes, groupeNominalVerbe, etEst,
     ]
+
+    /// Words after which a new clause, with its own subject, may start: "et les spectateurs
+    /// parlaient", "quand les enfants sont arrivés".
+    static let clauseOpeners: Set<String> = ["et", "mais", "puis", "alors", "quand", "car", "lorsque", "lorsqu'", "comme", "ensuite", "où"]
+
+    /// "La salle et sombre", "Léa et contente": a subject group at the start of a clause, with no
+    /// verb yet, then "et" and an adjective or a participle ending the clause: the verb être.
+    static let etEst = OrthographeRule(id: "et_est", match: { a, i in
+        let t = a.tagged
+        guard t[i].normalized == "et", i >= 1, let next = next(a, i), next.wordClass == .adjective || next.wordClass == .pastParticiple,
+              !next.entries.contains(where: { $0.partOfSpeech == .noun && $0.formFrequency > 5 }),
+              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun else { return nil }
+        // The words after: the end of the clause or a complement ("et fière de sa médaille").
+        if i + 2 < t.count, t[i + 2].token.kind == .word,
+           !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb) { return nil }
+        // Back to the clause start: no finite verb, and a determiner group or a name there.
+        var k = i - 1
+        while k > 0, t[k - 1].token.kind == .word { k -= 1 }
+        guard !t[k..<i].contains(where: { $0.wordClass == .finiteVerb }),
+              t[k].wordClass == .determiner || t[k].wordClass == .properNoun, !pluralDeterminers.contains(t[k].normalized) else { return nil }
+        return [t[i - 1].token.text, shown(next.token.text)]
+    }, message: { "« \($0[0]) et \($0[1]) » : il manque le verbe être, écris « \($0[0]) est \($0[1]) »." })
 
     static func shown(_ word: String) -> String { Validator.shown(word) }
 
@@ -187,7 +209,8 @@ extension OrthographeRule {
         let w = t[i].normalized
         guard let next = next(a, i), t[i].wordClass == .determiner, pluralDeterminers.contains(w) || singularDeterminers.contains(w),
               next.wordClass == .noun,
-              i == 0 || (t[i - 1].token.kind == .punctuation && t[i - 1].token.text != ",") || a.text.sentences.contains(where: { $0.lowerBound == i })
+              i == 0 || t[i - 1].token.kind == .punctuation || a.text.sentences.contains(where: { $0.lowerBound == i })
+                || clauseOpeners.contains(t[i - 1].normalized)
         else { return nil }
         var k = i + 2
         while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }

@@ -69,7 +69,7 @@ extension Validator {
                     "\(name) est \(child) : accorde « \(shown(wrong)) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(shown(wrong)) »."))
             }
         }
-        return out
+        return out + pronounFindings(a, plan)
     }
 
     /// The participle or adjective agreeing with the name at `i`: "Léa est partie", "Léa n'est
@@ -80,9 +80,16 @@ extension Validator {
         while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se", "qui"].contains(t[k].normalized) {
             k += 1
         }
-        guard k < t.count, t[k].wordClass == .finiteVerb,
-              t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
+        guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
+        let copula = t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) })
+        // A verb of movement with an attribute: "Léa rentra fatiguée", "elle arriva contente".
+        let movement = !copula && t[k].readings.contains(where: { Validator.attributeMovementVerbs.contains($0.lemma) })
+        guard copula || movement else { return nil }
         k += 1
+        if movement {
+            guard k < t.count, t[k].wordClass == .adjective || t[k].wordClass == .pastParticiple,
+                  t[k].entries.contains(where: { $0.partOfSpeech == .adjective }) else { return nil }
+        }
         while k < t.count, t[k].token.kind == .word,
               FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .adverb
                 || (t[k].normalized == "un" && k + 1 < t.count && t[k + 1].normalized == "peu") {
@@ -117,5 +124,72 @@ extension Validator {
         return candidates.first { c in
             lexicon.entries(for: c).contains { lemmas.contains($0.lemma) && $0.gender == gender && ($0.number == nil || number == nil || $0.number == number) }
         }
+    }
+
+    /// Verbs of movement after which an adjective is an attribute of the subject ("rentrer
+    /// fatiguée", "arriver contente", "partir ravie").
+    static let attributeMovementVerbs: Set<String> = ["rentrer", "arriver", "partir", "revenir", "repartir", "sortir", "retourner", "venir", "aller"]
+
+    /// Words after "il" that make it impersonal ("il fait beau", "il y a", "il faut", "il pleut").
+    static let impersonalAfterIl: Set<String> = ["y", "fait", "faisait", "fera", "faut", "fallait", "faudra", "pleut", "pleuvait", "neige", "neigeait",
+                                                  "reste", "restait", "suffit", "semble", "semblait", "paraît", "s'agit", "s'agissait", "manque", "manquait"]
+    /// Words after "il est" / "il était" that make it impersonal ("il est midi", "il était tard").
+    static let impersonalAttributes: Set<String> = ["midi", "minuit", "tard", "tôt", "temps", "l'heure", "heure", "une", "deux", "trois", "quatre", "cinq", "six",
+                                                     "sept", "huit", "neuf", "dix", "onze", "important", "interdit", "possible", "impossible", "difficile", "facile", "agréable", "bon", "amusant"]
+
+    /// Rules `prenom_pronom` (a pronoun of the other gender for the child: "Léa va à la piscine. Il
+    /// nage.") and `accord_pronom` (an attribute that does not agree with "il"/"elle": "Elle
+    /// rentra fatigué"), step `prenom`.
+    func pronounFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let t = a.tagged
+        let key = Tokenizer.normalize(plan.child.firstName)
+        let childGender = plan.child.gender
+        let wrongPronoun = childGender == .feminine ? "il" : "elle"
+        var out: [Finding] = []
+        var seen = Set<String>()
+        let sentences = a.text.sentences
+        for (n, s) in sentences.enumerated() {
+            for i in s where t[i].wordClass == .subjectPronoun && ["il", "elle", "ils", "elles"].contains(t[i].normalized) {
+                let pronoun = t[i].normalized
+                let gender: Gender = pronoun.hasPrefix("il") ? .masculine : .feminine
+                let next = i + 1 < t.count ? t[i + 1].normalized : ""
+                // The attribute agrees with the pronoun, whoever it stands for.
+                if !["il", "ils"].contains(pronoun) || !Validator.impersonalAfterIl.contains(next),
+                   let (j, verb) = agreementTarget(a, after: i), t[j].wordClass != .determiner {
+                    let rows = t[j].entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
+                    if !rows.isEmpty, !rows.contains(where: { $0.gender == nil || $0.gender == gender }),
+                       !Validator.impersonalAttributes.contains(t[j].normalized),
+                       let fixed = agreed(t[j].token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) {
+                        let phrase = "\(t[i].token.text) \(verb) \(t[j].token.text)"
+                        if seen.insert(phrase).inserted {
+                            out.append(Finding(step: .prenom, rule: "accord_pronom", message:
+                                "« \(shown(phrase)) » : l'attribut s'accorde avec « \(pronoun) » ; écris « \(t[i].token.text) \(verb) \(fixed) »."))
+                        }
+                    }
+                }
+                // A pronoun of the other gender at the start of a sentence that follows one about
+                // the child, with no noun of that gender it could stand for.
+                guard pronoun == wrongPronoun, n > 0, i == s.first(where: { t[$0].token.kind == .word }) else { continue }
+                if pronoun == "il" {
+                    if Validator.impersonalAfterIl.contains(next) { continue }
+                    if ["est", "était", "sera"].contains(next), i + 2 < t.count,
+                       Validator.impersonalAttributes.contains(t[i + 2].normalized) || t[i + 2].wordClass != .adjective && t[i + 2].wordClass != .pastParticiple { continue }
+                }
+                let previous = sentences[n - 1]
+                guard previous.contains(where: { t[$0].normalized == key }) else { continue }
+                let other = previous.contains { k in
+                    if FrenchWords.days.contains(t[k].normalized) || FrenchWords.months.contains(t[k].normalized) { return false }
+                    return (t[k].wordClass == .properNoun && t[k].normalized != key)
+                        || (t[k].wordClass == .noun && t[k].entries.contains { $0.partOfSpeech == .noun && $0.gender == gender && $0.number != .plural })
+                }
+                if other { continue }
+                let right = childGender == .feminine ? "Elle" : "Il"
+                if seen.insert("p:" + pronoun).inserted {
+                    out.append(Finding(step: .prenom, rule: "prenom_pronom", message:
+                        "\(plan.child.firstName) est \(childGender == .feminine ? "une fille" : "un garçon") : « \(t[i].token.text) » ne peut pas \(childGender == .feminine ? "la" : "le") désigner ; écris « \(right) » (et accorde ce qui suit)."))
+                }
+            }
+        }
+        return out
     }
 }

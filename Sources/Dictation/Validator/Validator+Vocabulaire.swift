@@ -69,7 +69,7 @@ extension Validator {
     func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var rare: [String] = [], invented: [String] = []
+        var rare: [String] = [], invented: [String] = [], cpComplex: [String] = []
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || t.token.isElided { continue }
@@ -84,6 +84,7 @@ extension Validator {
                     lexicon.entries(for: v).reduce(best) { max($0, $1.lemmaFrequency, $1.formFrequency) }
                 }
             }
+            if plan.grade == .cp, Validator.hasNasalM(w), !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
             if frequency == 0 || frequency < norms.minimumLemmaFrequency {
                 if isProperNoun(t) {
                     if !invented.contains(t.token.text) { invented.append(t.token.text) }
@@ -95,6 +96,11 @@ extension Validator {
             let list = invented.map { "« \($0) »" }.joined(separator: ", ")
             out.append(Finding(step: .vocabulaire, rule: "nom_propre_invente", message:
                 "\(invented.count > 1 ? "Ces noms propres ne sont" : "Ce nom propre n'est") ni le prénom de l'enfant ni un nom du moment : \(list) ; n'invente ni personne ni lieu, écris « un copain », « sa maîtresse », « la ville » ou le prénom de l'enfant."))
+        }
+        if !cpComplex.isEmpty {
+            let list = cpComplex.map { "« \($0) »" }.joined(separator: ", ")
+            out.append(Finding(step: .vocabulaire, rule: "graphie_cp", message:
+                "En CP, on n'écrit pas encore les sons « an », « in », « on » avec un « m » devant « b », « p » ou « m » (c'est une leçon de CE1) : \(list) ; choisis un mot plus simple, par exemple « avec » plutôt que « ensemble »."))
         }
         if !rare.isEmpty {
             let list = rare.map { "« \($0) »" }.joined(separator: ", ")
@@ -136,5 +142,20 @@ extension Validator {
             for k in 3...(chars.count - 3) { out.append(String(chars[..<k]) + "-" + String(chars[k...])) }
         }
         return out
+    }
+
+    /// A nasal vowel written with "m" before "b", "p" or "m" ("ensemble", "champion",
+    /// "longtemps", "emmène", "tomber", "jambe"): a CE1 spelling skill (`m_devant_m_b_p`,
+    /// Docs/trap-sites.md), not yet written in CP (Docs/domain.md §3). A double "m" counts only as
+    /// the nasal "emm" at the start of a word ("emmener", "emmêler"), not in "pomme" or "comme".
+    static func hasNasalM(_ w: String) -> Bool {
+        let c = Array(w)
+        guard c.count >= 3 else { return false }
+        for k in 1..<(c.count - 1) where c[k] == "m" {
+            let before = c[k - 1], after = c[k + 1]
+            if "aeiouy".contains(before), after == "b" || after == "p" { return true }
+            if before == "e", after == "m", k == 1 || (k >= 2 && c[k - 2] == "r") { return true }
+        }
+        return false
     }
 }
