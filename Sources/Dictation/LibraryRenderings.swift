@@ -53,7 +53,7 @@ extension Library {
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
     /// of `{quand}` ("samedi dernier", "ce mardi", "samedi 21 novembre", "ce samedi",
-    /// jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
+    /// "jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
     /// dates, a `coming` one upcoming dates, an `any` text both.
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
         let w = sampleWritingDay
