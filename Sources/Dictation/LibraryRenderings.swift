@@ -40,7 +40,7 @@ extension Library {
     /// fits the texts of its kind and the `general` texts (`kinds(of:)`).
     public static let sampleLabels: [MomentPhrase] = [
         MomentPhrase(phrase: "le dîner chez Mamie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
-                     friendName: "Mamie", kind: "general"),
+                     friendName: "Mamie", kind: "repas"),
         MomentPhrase(phrase: "la fête des Lumières", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "general"),
         MomentPhrase(phrase: "la fête des voisins", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
         MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
@@ -53,7 +53,7 @@ extension Library {
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
     /// of `{quand}` ("samedi dernier", "ce mardi", "samedi 21 novembre", "ce samedi",
-    /// jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
+    /// "jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
     /// dates, a `coming` one upcoming dates, an `any` text both.
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
         let w = sampleWritingDay

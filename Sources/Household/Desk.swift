@@ -264,17 +264,30 @@ public enum Desk {
         /// The card's moment left the calendar since the deal (deleted, moved, or now
         /// disqualified): the card is set aside and the child chooses again.
         case momentLeft
+        /// The card's text was written for another day: its moment's day is now told otherwise
+        /// ("ce samedi" has become "samedi dernier") or the moment has begun since: the card is
+        /// set aside and the cards are dealt again.
+        case dayChanged
     }
 
     /// The child picks card `number` at `date`.
+    /// - Parameter zone: the family's zone, to tell whether the card's text still tells its
+    ///   moment's day right (`nil`: not checked).
     /// - Throws: `HouseholdError.state` (`.dictation(.noCard)` for a card not dealt).
-    public static func pick(_ child: Child, card number: Int, _ store: StateStore, at date: Date) throws(HouseholdError) -> PickOutcome {
+    public static func pick(_ child: Child, card number: Int, _ store: StateStore, at date: Date,
+                            zone: CalendarZone? = nil) throws(HouseholdError) -> PickOutcome {
         guard let childID = child.id else { throw .state(.unknownChild) }
         do {
-            if let card = try store.cards(childID: childID).first(where: { $0.card == number }),
-               !(try store.momentKeys()).contains(card.occurrenceKey) {
-                try store.retireDictations([card.id])
-                return .momentLeft
+            if let card = try store.cards(childID: childID).first(where: { $0.card == number }) {
+                guard (try store.momentKeys()).contains(card.occurrenceKey) else {
+                    try store.retireDictations([card.id])
+                    return .momentLeft
+                }
+                if let zone, let moment = try cardMoments(store, zone: zone).first(where: { $0.key == card.occurrenceKey }),
+                   isStale(card, moment, now: Int64(date.timeIntervalSince1970.rounded(.down)), zone: zone) {
+                    try store.retireDictations([card.id])
+                    return .dayChanged
+                }
             }
             return .served(try store.pick(childID: childID, card: number, at: date))
         } catch {

@@ -76,8 +76,17 @@ import DicteeTestSupport
         for grade in Grade.allCases {
             let plan = DictationPlan(child: Child(firstName: "Lou", gender: .feminine, grade: grade), moment: moment,
                                      targets: SkillID.allCases.filter { $0.isTaught(at: grade) })
-            let own = [Instructions.system(for: plan), Instructions.prompt(for: plan, time: .past), Instructions.prompt(for: plan, time: .upcoming),
+            var own = [Instructions.system(for: plan), Instructions.prompt(for: plan),
                        Instructions.runaway(plan), Instructions.notJSON, Instructions.retry("", previous: nil, problems: [])]
+            // The moment's day, every weekday and month (dictee's words from the date, not the
+            // calendar's text): "samedi dernier", "jeudi 10 décembre".
+            for offset in stride(from: -400, through: 400, by: 1) {
+                var dated = plan
+                let written = CalendarDate(year: 2026, month: 12, day: 1)
+                dated.date = MomentDate(start: written.adding(days: offset), end: written.adding(days: offset), written: written,
+                                        time: offset < 0 ? .past : .upcoming)
+                own.append(Instructions.prompt(for: dated))
+            }
             for text in own { allowed.formUnion(Normalizer.tokens(text).map(\.folded)) }
         }
         let requestTokens = Set(bodies.flatMap { Normalizer.tokens($0).map(\.folded) })

@@ -93,6 +93,14 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     static let lea = Child(firstName: "Léa", gender: .feminine, grade: .ce2)
     static let piscine = MomentPhrase(phrase: "la sortie piscine", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "sortie"))
     static let plan = DictationPlan(child: lea, moment: piscine, targets: [.homophonesAA, .accordPPEtre])
+    /// The plan about the outing of Saturday 28 November 2026, written on Tuesday 1 December
+    /// (past) or on Wednesday 25 November (upcoming).
+    static func dated(_ time: MomentTime) -> DictationPlan {
+        var p = plan
+        let day = CalendarDate(year: 2026, month: 11, day: 28)
+        p.date = MomentDate(start: day, end: day, written: day.adding(days: time == .past ? 3 : -3), time: time)
+        return p
+    }
     static let good = #"{"titre": "La piscine", "phrases": ["Samedi, Léa est allée à la sortie piscine avec sa classe.", "Elle a mis son maillot bleu et elle a nagé avec ses amies.", "L'eau était chaude.", "À midi, les enfants ont mangé des pommes au bord du bassin.", "Le soir, Léa est rentrée à la maison.", "Elle a raconté sa journée à son papa."]}"#
     static let tooShort = #"{"titre": "La piscine", "phrases": ["Léa a nagé."]}"#
     static let refusal = #"{"titre": "Désolé", "phrases": ["Je ne peux pas écrire ce texte."]}"#
@@ -104,7 +112,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     @Test func aFirstInvalidAnswerIsRetriedWithTheCheckersSentencesAndTheSecondIsAccepted() throws {
         let model = ScriptedModel([.answer(Self.tooShort, .stop), .answer(Self.good, .stop)])
         let checker = ScriptedChecker()
-        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
+        let result = try #require(try session(model, checker).write(Self.dated(.past)))
         #expect(!result.fromLibrary && result.origin == "fake-model")
         #expect(result.draft.text.hasPrefix("Samedi, Léa est allée"))
         #expect(result.draft.title == "La piscine")
@@ -129,7 +137,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         ]
         let model = ScriptedModel([.answer(Self.good, .stop)])
         let result = try #require(try session(model, ScriptedChecker { draft, _ in draft.text.hasPrefix("Samedi") ? findings : [] })
-            .write(Self.plan, time: .past))
+            .write(Self.dated(.past)))
         #expect(result.attempts.count == 5 && result.fromLibrary, "the model's text never passes: five attempts, then the library")
         #expect(result.attempts.allSatisfy { $0.failure == .validation([
             FailedStep(step: .temps, rules: ["temps"]),
@@ -141,7 +149,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     @Test func fiveInvalidAnswersFallBackToTheLibrarySilently() throws {
         let model = ScriptedModel([.answer(Self.tooShort, .stop)])
         let checker = ScriptedChecker()
-        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
+        let result = try #require(try session(model, checker).write(Self.dated(.past)))
         #expect(result.fromLibrary && result.origin.hasPrefix("library:ce2-"))
         #expect(model.requests.count == GenerationSession.maximumAttempts)
         #expect(result.attempts.map(\.number) == [1, 2, 3, 4, 5])
@@ -156,15 +164,15 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let candidates = library.texts(for: .ce2, fitting: Self.piscine.phrase)
         try #require(candidates.count >= 2)
         let refused = ScriptedChecker { draft, plan in plan.sitesPerTarget == 3 && draft.text.count % 2 == 0 ? [ScriptedChecker.tooShort] : [] }
-        let result = try session(nil, refused).write(Self.plan, time: .past)
+        let result = try session(nil, refused).write(Self.dated(.past))
         if let result { #expect(result.draft.text.count % 2 == 1) }
-        #expect(try session(nil, ScriptedChecker { _, _ in [ScriptedChecker.tooShort] }).write(Self.plan, time: .past) == nil,
+        #expect(try session(nil, ScriptedChecker { _, _ in [ScriptedChecker.tooShort] }).write(Self.dated(.past)) == nil,
                 "no text passes: nothing to serve")
     }
 
     @Test func aModelThatAlwaysRefusesGetsFiveAttemptsWithoutTheMomentThenWithoutTheContentRuleThenTheLibrary() throws {
         let model = ScriptedModel([.fail(.refused("content safety"))])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.fromLibrary && result.origin.hasPrefix("library:ce2-"))
         #expect(result.draft.text.contains("Léa") && result.draft.text.contains("sortie piscine"))
         #expect(result.attempts.count == 5 && model.requests.count == 5)
@@ -181,7 +189,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     @Test func aRefusalUnlockedByLeavingTheMomentOutIsDiagnosedAndTheLibraryServes() throws {
         let model = ScriptedModel([.answer(Self.refusal, .stop), .answer(Self.good, .stop)])
         let checker = ScriptedChecker()
-        let result = try #require(try session(model, checker).write(Self.plan, time: .past))
+        let result = try #require(try session(model, checker).write(Self.dated(.past)))
         #expect(result.diagnosis == "sans_moment")
         #expect(result.fromLibrary)
         #expect(result.attempts.map(\.failure) == [.refusal, .refusal], "a text without the moment is no dictation about it")
@@ -190,7 +198,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
 
     @Test func aRefusalUnlockedByLeavingTheContentRuleOutCanStillPass() throws {
         let model = ScriptedModel([.fail(.refused("x")), .fail(.refused("x")), .answer(Self.good, .stop)])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.diagnosis == "sans_regle_de_contenu")
         #expect(!result.fromLibrary && result.attempts.count == 3)
         #expect(result.attempts.map(\.failure) == [.refusal, .refusal, nil])
@@ -198,14 +206,14 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
 
     @Test func aContentFilterFinishIsARefusal() throws {
         let model = ScriptedModel([.answer(Self.good, .other("content_filter")), .answer(Self.good, .stop)])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.attempts.first?.failure == .refusal && result.attempts.first?.finishReason == "content_filter")
         #expect(result.attempts[1].removed == [.moment])
     }
 
     @Test func aRunawayIsAFailedAttemptWhoseFeedbackSaysTheTextWasFarTooLong() throws {
         let model = ScriptedModel([.answer(#"{"titre": "La piscine", "phrases": ["Léa"#, .length)])
-        let result = try #require(try session(model).write(Self.plan, time: .upcoming))
+        let result = try #require(try session(model).write(Self.dated(.upcoming)))
         #expect(result.fromLibrary && result.attempts.count == 5)
         #expect(result.attempts.allSatisfy { $0.failure == .runaway && $0.finishReason == "length" })
         #expect(model.requests[1].prompt.contains("beaucoup trop long"))
@@ -214,44 +222,44 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     @Test func aServerThatHangsIsNotARunawayAndIsNotAskedAgainAfterTwoTimeouts() throws {
         let hangs = ScriptedModel([.fail(.timeout(120))])
         let writer = try session(hangs)
-        let first = try #require(writer.write(Self.plan, time: nil))
+        let first = try #require(writer.write(Self.dated(.past)))
         // One attempt, recorded as a timeout (not "trop long"); the library serves this text.
         #expect(first.fromLibrary && first.attempts.map(\.failure) == [.timeout] && first.attempts[0].seconds == 120)
         #expect(hangs.requests.count == 1 && !hangs.requests[0].prompt.contains("beaucoup trop long"))
         #expect(!writer.modelIsUnresponsive)
-        _ = writer.write(Self.plan, time: nil)
+        _ = writer.write(Self.dated(.past))
         #expect(writer.modelIsUnresponsive, "two timeouts in the session")
-        let third = try #require(writer.write(Self.plan, time: nil))
+        let third = try #require(writer.write(Self.dated(.past)))
         #expect(third.fromLibrary && third.attempts.isEmpty && hangs.requests.count == 2, "the model is not asked again")
     }
 
     @Test func anAnswerThatIsNotTheJSONAskedForIsAFormatFailure() throws {
         let model = ScriptedModel([.answer("Voici une dictée : Léa nage.", .stop), .answer(Self.good, .stop)])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.attempts.map(\.failure) == [.format, nil])
         #expect(model.requests[1].prompt.contains("objet JSON"))
     }
 
     @Test func aPromptThatDoesNotFitTheContextIsNeverSent() throws {
         let model = ScriptedModel([.answer(Self.good, .stop)], contextLength: 600, tokens: 500)
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(model.requests.isEmpty)
         #expect(result.fromLibrary && result.attempts.map(\.failure) == [.context])
         #expect(result.serverError != nil)
         // Without a tokenizer the estimate is conservative (2 bytes a token).
         let estimated = ScriptedModel([.answer(Self.good, .stop)], contextLength: 4096, tokens: nil)
-        #expect(try session(estimated).write(Self.plan, time: .past)?.fromLibrary == false)
+        #expect(try session(estimated).write(Self.dated(.past))?.fromLibrary == false)
     }
 
     @Test func anUnreachableServerFallsBackAtOnce() throws {
         let model = ScriptedModel([.fail(.unavailable("connection refused"))])
-        let result = try #require(try session(model).write(Self.plan, time: .past))
+        let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.fromLibrary && result.attempts.map(\.failure) == [.server])
         #expect(model.requests.count == 1)
     }
 
     @Test func withoutAModelTheLibraryServesEveryText() throws {
-        let result = try #require(try session(nil).write(Self.plan, time: .past))
+        let result = try #require(try session(nil).write(Self.dated(.past)))
         #expect(result.fromLibrary && result.attempts.isEmpty)
         #expect(result.draft.title == "La sortie piscine")
     }
@@ -268,9 +276,9 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let tom = DictationPlan(child: Child(firstName: "Tom", gender: .masculine, grade: .cp), moment: Self.piscine, targets: [])
         #expect(Instructions.system(for: tom).contains("« Tom est parti »"))
         #expect(Instructions.system(for: tom).contains("être, avoir, aller et des verbes en -er"))
-        let prompt = Instructions.prompt(for: Self.plan, time: .past)
-        #expect(prompt.contains("« la sortie piscine »") && prompt.contains("a déjà eu lieu"))
-        #expect(Instructions.prompt(for: Self.plan, time: .upcoming).contains("va bientôt avoir lieu"))
+        let prompt = Instructions.prompt(for: Self.dated(.past))
+        #expect(prompt.contains("« la sortie piscine »") && prompt.contains("a déjà eu lieu") && prompt.contains("C'est samedi dernier"))
+        #expect(Instructions.prompt(for: Self.dated(.upcoming)).contains("va bientôt avoir lieu"))
         #expect(Instructions.maxTokens(for: Self.plan) == 65 * 3 + 60 + 8 * 6)
     }
 
@@ -313,7 +321,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     @Test func aPlainTextRefusalIsARefusal() throws {
         let model = ScriptedModel([.answer("Je ne peux pas écrire ça.", .stop)])
         let session = GenerationSession(model: model, checker: ScriptedChecker(), library: try Library.bundled())
-        let result = try #require(session.write(GenerationSessionTests.plan, time: .past))
+        let result = try #require(session.write(GenerationSessionTests.dated(.past)))
         #expect(result.attempts.allSatisfy { $0.failure == .refusal })
         #expect(result.attempts[1].removed == [.moment])
     }
@@ -337,7 +345,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let library = try Library.bundled()
         let model = ScriptedModel([.answer(GenerationSessionTests.tooShort, .stop), .answer(GenerationSessionTests.good, .stop)])
         let session = GenerationSession(model: model, checker: try TestValidator.shared(), library: library)
-        let result = try #require(session.write(GenerationSessionTests.plan, time: .past))
+        let result = try #require(session.write(GenerationSessionTests.dated(.past)))
         #expect(!result.fromLibrary && result.attempts.count == 2)
         guard case .validation(let steps) = result.attempts[0].failure else {
             Issue.record("the short text fails the validator: \(String(describing: result.attempts[0].failure))")
@@ -346,7 +354,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(steps.contains { $0.step == .longueur && $0.rules.contains("longueur_mots") })
         #expect(model.requests[1].prompt.contains("Le texte compte"), "with the validator's French sentences")
         let fallback = GenerationSession(model: ScriptedModel([.fail(.refused("x"))]), checker: try TestValidator.shared(), library: library)
-        let served = try #require(fallback.write(GenerationSessionTests.plan, time: .past))
+        let served = try #require(fallback.write(GenerationSessionTests.dated(.past)))
         #expect(served.fromLibrary && served.attempts.count == 5)
         #expect(try TestValidator.shared().check(served.draft, plan: served.plan).isEmpty)
     }

@@ -25,7 +25,7 @@ extension Validator {
     func dateFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         guard let date = plan.date else { return [] }
         let t = a.tagged
-        let words = t.indices.filter { t[$0].token.kind == .word }
+        let words = t.indices.filter { t[$0].token.kind != .punctuation }
         func word(_ k: Int) -> String? { k >= 0 && k < words.count ? t[words[k]].normalized : nil }
         let when = date.time == .past ? "Le moment a eu lieu \(date.dayPhrase)" : "Le moment aura lieu \(date.dayPhrase)"
         let full = "\(date.weekday) \(date.start.day == 1 ? "1er" : String(date.start.day)) \(MomentDate.month(of: date.start))"

@@ -115,13 +115,16 @@ extension Dictee {
             guard arguments.positionals.count == 1, let number = Int(arguments.positionals[0]), (1...CardChoice.count).contains(number) else {
                 throw .usage("pick needs one card number, 1 to \(CardChoice.count)", hint: "dictee pick --child Léa 2")
             }
-            let (store, child, _, now) = try DeskOptions.openChild(arguments, context)
+            let (store, child, zone, now) = try DeskOptions.openChild(arguments, context)
             let outcome = try household { () throws(HouseholdError) in
-                try Desk.pick(child, card: number, store, at: Date(timeIntervalSince1970: TimeInterval(now)))
+                try Desk.pick(child, card: number, store, at: Date(timeIntervalSince1970: TimeInterval(now)), zone: zone)
             }
             switch outcome {
             case .momentLeft:
                 throw .data("the moment of card \(number) is no longer in the calendar", hint: "show the cards again: dictee cards --child NAME")
+            case .dayChanged:
+                throw .data("the text of card \(number) was written for another day (its moment's day is told otherwise now)",
+                            hint: "show the cards again, they are dealt anew: dictee cards --child NAME")
             case .served(let served):
                 output.line(String(served.id))
                 output.hint("read it aloud with 'dictee show \(served.id)'; once written, 'dictee grade \(served.id)'")

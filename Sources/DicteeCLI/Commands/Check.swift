@@ -40,8 +40,9 @@ extension Dictee {
                                parent writes one: a noun phrase with its article, e.g.
                                "le dîner chez Mamie", "la fête des Lumières"
               --kind KIND      the library kind of a label (default: from its noun, else
-                               general): activite, anniversaire, ecole, fete, general,
-                               plein_air, sejour, sortie, spectacle, sport
+                               general): activite, animaux, anniversaire, ballon,
+                               eau, ecole, ecran, fete, general, glisse, musique,
+                               plein_air, repas, sejour, sortie, spectacle, sport
               --skills IDS     target skills, comma-separated (see Docs/trap-sites.md), e.g.
                                homophones_a_a,accord_pp_etre; each needs --sites trap sites
               --sites N        trap sites required per target skill (default 2)

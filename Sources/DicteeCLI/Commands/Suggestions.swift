@@ -45,7 +45,8 @@ extension Dictee {
               --for NAMES      label: the moment is these children's only (comma-separated
                                first names); without it, it is the whole family's
               --kind KIND      label: the kind of moment, instead of the inferred one: activite,
-                               anniversaire, ecole, fete, general, plein_air, sejour, sortie,
+                               animaux, anniversaire, ballon, eau, ecole, ecran, fete,
+                               general, glisse, musique, plein_air, repas, sejour, sortie,
                                spectacle or sport
 
             unlabel takes a label back (the moment and its dictations not yet served are
