@@ -142,6 +142,7 @@ import PrivacyFilter
         // Tom is a boy: "Tom est allée" fails both the agreement check and Grammalecte.
         let boy = wrong.replacingOccurrences(of: "Léa", with: "Tom").replacingOccurrences(of: "Tom est allé ", with: "Tom est allée ")
             .replacingOccurrences(of: "rentrée", with: "rentré").replacingOccurrences(of: "amies", with: "amis")
+            .replacingOccurrences(of: "Elle", with: "Il")
         let b = v.check(Draft(text: boy), plan: plan(Self.tom))
         #expect(b.filter { $0.step == .prenom }.map(\.message) == ["Tom est un garçon : écris « Tom est allé » et non « Tom est allée »."])
         #expect(v.check(Draft(text: "Léa ne semble pas contente. Léa s'est levée tôt."), plan: plan()).filter { $0.step == .prenom }.isEmpty)

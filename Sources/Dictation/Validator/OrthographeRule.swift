@@ -50,6 +50,19 @@ extension OrthographeRule {
     /// parlaient", "quand les enfants sont arrivés".
     static let clauseOpeners: Set<String> = ["et", "mais", "puis", "alors", "quand", "car", "lorsque", "lorsqu'", "comme", "ensuite", "où"]
 
+    /// Whether the clause before word `i` (back to the sentence start or a punctuation mark) has a
+    /// finite verb: then "et les enfants…" opens a new clause; else "Léa et sa cousine rigolent"
+    /// is one coordinated subject.
+    static func verbBefore(_ a: TextAnalysis, _ i: Int) -> Bool {
+        let t = a.tagged
+        var k = i - 1
+        while k >= 0, t[k].token.kind == .word {
+            if t[k].wordClass == .finiteVerb { return true }
+            k -= 1
+        }
+        return false
+    }
+
     /// "La salle et sombre", "Léa et contente": a subject group at the start of a clause, with no
     /// verb yet, then "et" and an adjective or a participle ending the clause: the verb être.
     static let etEst = OrthographeRule(id: "et_est", match: { a, i in
@@ -210,7 +223,7 @@ extension OrthographeRule {
         guard let next = next(a, i), t[i].wordClass == .determiner, pluralDeterminers.contains(w) || singularDeterminers.contains(w),
               next.wordClass == .noun,
               i == 0 || t[i - 1].token.kind == .punctuation || a.text.sentences.contains(where: { $0.lowerBound == i })
-                || clauseOpeners.contains(t[i - 1].normalized)
+                || (clauseOpeners.contains(t[i - 1].normalized) && verbBefore(a, i - 1))
         else { return nil }
         var k = i + 2
         while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }

@@ -84,7 +84,8 @@ extension Validator {
                     lexicon.entries(for: v).reduce(best) { max($0, $1.lemmaFrequency, $1.formFrequency) }
                 }
             }
-            if plan.grade == .cp, Validator.hasNasalM(w), !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
+            if plan.grade == .cp, Validator.tooComplexForCP(w), !FrenchWords.days.contains(w), !FrenchWords.months.contains(w),
+               !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
             if frequency == 0 || frequency < norms.minimumLemmaFrequency {
                 if isProperNoun(t) {
                     if !invented.contains(t.token.text) { invented.append(t.token.text) }
@@ -100,7 +101,7 @@ extension Validator {
         if !cpComplex.isEmpty {
             let list = cpComplex.map { "« \($0) »" }.joined(separator: ", ")
             out.append(Finding(step: .vocabulaire, rule: "graphie_cp", message:
-                "En CP, on n'écrit pas encore les sons « an », « in », « on » avec un « m » devant « b », « p » ou « m » (c'est une leçon de CE1) : \(list) ; choisis un mot plus simple, par exemple « avec » plutôt que « ensemble »."))
+                "\(cpComplex.count > 1 ? "Ces mots sont trop difficiles" : "Ce mot est trop difficile") à écrire en CP (un « m » devant « b », « p » ou « m » et une autre difficulté dans le même mot) : \(list) ; choisis un mot plus simple, par exemple « avec » plutôt que « ensemble », « beaucoup » plutôt que « longtemps »."))
         }
         if !rare.isEmpty {
             let list = rare.map { "« \($0) »" }.joined(separator: ", ")
@@ -144,17 +145,50 @@ extension Validator {
         return out
     }
 
+    /// The graphemes beyond a plain letter-sound match in a word, counted one each: a nasal vowel
+    /// (a vowel + m or n before a consonant or at the end: "an", "em", "on"; "emm"/"enn" at the
+    /// start), a double consonant, "ch", "ph", "gn", "qu", "ill", è/ê/ë/î/ï/ô/û, and a silent
+    /// final "ps"/"ts"/"ds" ("longtemps" 3, "champion" 3, "emmène" 3, "ensemble" 2, "maman" 1).
+    static func graphemeDifficulty(_ w: String) -> Int {
+        let c = Array(w)
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y", "é"]
+        var n = 0
+        if w.hasPrefix("emm") || w.hasPrefix("enn") { n += 1 }
+        for k in c.indices {
+            // The silent "-ent" of a verb ("chantent") is not a nasal vowel.
+            if c[k] == "n", k == c.count - 2, c.count >= 5, w.hasSuffix("ent") { continue }
+            if c[k] == "m" || c[k] == "n", k > 0, vowels.contains(c[k - 1]) {
+                let next: Character? = k + 1 < c.count ? c[k + 1] : nil
+                if next == nil || (!vowels.contains(next!) && next != "m" && next != "n" && next != "h") { n += 1 }
+            }
+            if k > 0, c[k] == c[k - 1], "bcdfglmnprstz".contains(c[k]) { n += 1 }
+            if "èêëîïôû".contains(c[k]) { n += 1 }
+        }
+        for g in ["ch", "ph", "gn", "qu", "ill"] { n += w.components(separatedBy: g).count - 1 }
+        if w.count >= 4, w.hasSuffix("ps") || w.hasSuffix("ts") || w.hasSuffix("ds") { n += 1 }
+        return n
+    }
+
+    /// Whether a word is beyond a CP child in the first months (`graphie_cp`, Docs/domain.md §3): a
+    /// nasal written with m before b, p or m (the CP skill `m_devant_m_b_p`) in a word of six
+    /// letters or more that has another difficult grapheme ("ensemble", "embrasse", "longtemps",
+    /// "champion", "emmène", "chambre"). The skill's simple words pass: "jambe", "tombe", "lampe",
+    /// "pompier", "temps", "décembre"; so do "pomme", "enfant", "chanson".
+    static func tooComplexForCP(_ w: String) -> Bool {
+        w.count >= 6 && hasNasalM(w) && graphemeDifficulty(w) >= 2
+    }
+
     /// A nasal vowel written with "m" before "b", "p" or "m" ("ensemble", "champion",
-    /// "longtemps", "emmène", "tomber", "jambe"): a CE1 spelling skill (`m_devant_m_b_p`,
-    /// Docs/trap-sites.md), not yet written in CP (Docs/domain.md §3). A double "m" counts only as
-    /// the nasal "emm" at the start of a word ("emmener", "emmêler"), not in "pomme" or "comme".
+    /// "longtemps", "emmène", "tomber", "jambe"): the skill `m_devant_m_b_p`
+    /// (Docs/trap-sites.md). A double "m" counts only as the nasal "emm" at the start of a word
+    /// ("emmener", "emmêler"), not in "pomme" or "comme".
     static func hasNasalM(_ w: String) -> Bool {
         let c = Array(w)
         guard c.count >= 3 else { return false }
         for k in 1..<(c.count - 1) where c[k] == "m" {
             let before = c[k - 1], after = c[k + 1]
             if "aeiouy".contains(before), after == "b" || after == "p" { return true }
-            if before == "e", after == "m", k == 1 || (k >= 2 && c[k - 2] == "r") { return true }
+            if before == "e", after == "m", k == 1 { return true }
         }
         return false
     }
