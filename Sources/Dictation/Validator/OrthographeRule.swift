@@ -199,7 +199,7 @@ extension OrthographeRule {
         let coordinated = i > 0 && (["et", "ou", "ni"].contains(t[i - 1].normalized) || t[i - 1].token.text == ",")
         guard t[i].wordClass == .subjectPronoun, !coordinated, let person = persons[t[i].normalized] else { return nil }
         var k = i + 1
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let all = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter(\.isFinite)
         guard !all.isEmpty, !all.contains(where: { $0.person == person }) else { return nil }
@@ -226,7 +226,7 @@ extension OrthographeRule {
                 || (clauseOpeners.contains(t[i - 1].normalized) && verbBefore(a, i - 1))
         else { return nil }
         var k = i + 2
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let forms = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
         let wanted = pluralDeterminers.contains(w) ? "3p" : "3s"
@@ -249,7 +249,7 @@ extension OrthographeRule {
             return k >= 0 && t[k].wordClass == .determiner ? k : nil
         }
         var k = verb - 1
-        while k >= 0, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k -= 1 }
+        while k >= 0, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k -= 1 }
         guard let second = groupStart(endingAt: k), second >= 2, t[second - 1].normalized == "et",
               let first = groupStart(endingAt: second - 2) else { return nil }
         guard first == 0 || t[first - 1].token.kind == .punctuation else { return nil }

@@ -95,6 +95,8 @@ extension Validator {
                 }
             }
             if Validator.sensitiveExceptions.contains(where: { $0.match(t, at: i) != nil }) { continue }
+            // A negated topic is reassurance, not the topic: "Léa n'a pas peur", "il ne pleure plus".
+            if i > 0, FrenchWords.negations.contains(t[i - 1].normalized) { continue }
             for p in Validator.sensitiveTopics {
                 guard let r = p.match(t, at: i) else { continue }
                 let q = quoted(r)

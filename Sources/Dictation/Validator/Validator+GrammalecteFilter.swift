@@ -34,8 +34,12 @@ extension Validator {
     /// - Parameters:
     ///   - issue: the issue, with offsets into `paragraph`.
     ///   - paragraph: the text Grammalecte read (the child's name already replaced).
-    func isGrammalecteFalseAlarm(_ issue: GrammarIssue, in paragraph: String) -> Bool {
+    ///   - momentWords: the words of the moment's canonical phrase, lower case: an agreement
+    ///     rule (`gn_…`) flagging one of them is a false alarm ("sa première sortie accrobranche":
+    ///     the phrase is the whitelist's, a noun used as a complement, not an adjective to agree).
+    func isGrammalecteFalseAlarm(_ issue: GrammarIssue, in paragraph: String, momentWords: Set<String> = []) -> Bool {
         let word = scalarSlice(paragraph, issue.start, issue.end).lowercased()
+        if issue.ruleID.contains("gn_"), momentWords.contains(Tokenizer.normalize(word)) { return true }
         let after = scalarSlice(paragraph, issue.end, paragraph.unicodeScalars.count)
         let next = Tokenizer.tokenize(after).tokens.first { $0.kind == .word }?.normalized
         return Validator.grammalecteFalseAlarms.contains { alarm in

@@ -167,22 +167,33 @@ extension Validator {
                         }
                     }
                 }
-                // A pronoun of the other gender at the start of a sentence that follows one about
-                // the child, with no noun of that gender it could stand for.
-                guard pronoun == wrongPronoun, n > 0, i == s.first(where: { t[$0].token.kind == .word }) else { continue }
+                // A pronoun of the other gender as the first subject of a sentence ("Il nage.",
+                // "Le soir, il rentra…") that follows, within three sentences, one about the
+                // child, with no noun of that gender in between that it could stand for.
+                guard pronoun == wrongPronoun, n > 0 else { continue }
+                let firstWord = s.first(where: { t[$0].token.kind == .word })
+                guard i == firstWord || (t[i - 1].token.text == "," && !s.contains(where: { $0 < i && t[$0].wordClass == .finiteVerb })) else { continue }
                 if pronoun == "il" {
                     if Validator.impersonalAfterIl.contains(next) { continue }
                     if ["est", "était", "sera"].contains(next), i + 2 < t.count,
                        Validator.impersonalAttributes.contains(t[i + 2].normalized) || t[i + 2].wordClass != .adjective && t[i + 2].wordClass != .pastParticiple { continue }
                 }
-                let previous = sentences[n - 1]
-                guard previous.contains(where: { t[$0].normalized == key }) else { continue }
-                let other = previous.contains { k in
+                let childPronoun = childGender == .feminine ? "elle" : "il"
+                guard let mention = (max(0, n - 3)..<n).reversed().first(where: { m in
+                    sentences[m].contains { t[$0].normalized == key }
+                        || sentences[m].first(where: { t[$0].token.kind == .word }).map { t[$0].normalized == childPronoun } == true
+                }) else { continue }
+                // A noun the pronoun could stand for: a subject or an object, not the noun of a
+                // complement ("au premier rang", "près de la scène").
+                func referent(_ k: Int) -> Bool {
                     if FrenchWords.days.contains(t[k].normalized) || FrenchWords.months.contains(t[k].normalized) { return false }
-                    return (t[k].wordClass == .properNoun && t[k].normalized != key)
-                        || (t[k].wordClass == .noun && t[k].entries.contains { $0.partOfSpeech == .noun && $0.gender == gender && $0.number != .plural })
+                    if t[k].wordClass == .properNoun { return t[k].normalized != key }
+                    guard t[k].wordClass == .noun, t[k].entries.contains(where: { $0.partOfSpeech == .noun && $0.gender == gender && $0.number != .plural }) else { return false }
+                    var j = k - 1
+                    while j >= 0, t[j].wordClass == .adjective || t[j].wordClass == .determiner && !["au", "aux", "du"].contains(t[j].normalized) { j -= 1 }
+                    return !(j >= 0 && (t[j].wordClass == .preposition || ["au", "aux", "du", "de", "d'"].contains(t[j].normalized)))
                 }
-                if other { continue }
+                if (mention..<n).contains(where: { m in sentences[m].contains(where: referent) }) { continue }
                 let right = childGender == .feminine ? "Elle" : "Il"
                 if seen.insert("p:" + pronoun).inserted {
                     out.append(Finding(step: .prenom, rule: "prenom_pronom", message:

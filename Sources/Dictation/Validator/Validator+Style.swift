@@ -31,7 +31,8 @@ extension Validator {
 
     /// Rules `phrase_repetee` (a sentence written twice), `phrases_semblables` (two sentences of
     /// four words or more sharing at least 70 % of their words, Jaccard index of their word sets),
-    /// `debuts_repetes` (three sentences in a row starting with the same word) and
+    /// `debuts_repetes` (three sentences in a row starting with the same word, four for a subject
+    /// pronoun) and
     /// `style_telegraphique` (mean sentence length or share of very short sentences, from three
     /// sentences on).
     func style(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
@@ -61,14 +62,19 @@ extension Validator {
                 "Les phrases \(i + 1) et \(j + 1) disent presque la même chose avec les mêmes mots ; écris plutôt une phrase qui apporte une idée nouvelle."))
         }
         // Three sentences in a row that start with the same word ("Tom est… Tom a… Tom saute…").
+        // Four when the word is a subject pronoun: "Elle verra… Elle regardera… Elle a…" is
+        // ordinary in a short text.
         let firsts = sentences.map { $0.first }
         var k = 0
         while k + 2 < firsts.count {
-            if let w = firsts[k], firsts[k + 1] == w, firsts[k + 2] == w {
-                let shownWord = a.text.sentences[k].first { t[$0].token.kind == .word }.map { t[$0].token.text } ?? w
-                out.append(Finding(step: .longueur, rule: "debuts_repetes", message:
-                    "Les phrases \(k + 1) à \(k + 3) commencent toutes par « \(shown(shownWord)) » ; varie les débuts (« Ensuite, il… », « À midi, … », « Son copain… ») ou relie deux phrases par « et » ou « puis »."))
-                break
+            if let w = firsts[k] {
+                let run = FrenchWords.subjectPronouns.contains(w) ? 4 : 3
+                if k + run <= firsts.count, (k..<(k + run)).allSatisfy({ firsts[$0] == w }) {
+                    let shownWord = a.text.sentences[k].first { t[$0].token.kind == .word }.map { t[$0].token.text } ?? w
+                    out.append(Finding(step: .longueur, rule: "debuts_repetes", message:
+                        "Les phrases \(k + 1) à \(k + run) commencent toutes par « \(shown(shownWord)) » ; varie les débuts (« Ensuite, il… », « À midi, … », « Son copain… ») ou relie deux phrases par « et » ou « puis »."))
+                    break
+                }
             }
             k += 1
         }

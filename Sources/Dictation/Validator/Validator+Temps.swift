@@ -106,7 +106,11 @@ extension Validator {
         // A vocative: a name and a comma.
         if k < i, t[k].wordClass == .properNoun, k + 1 < i, t[k + 1].token.text == "," { k += 2 }
         while k < i, t[k].wordClass == .negation { k += 1 }
-        return k == i
+        if k == i { return true }
+        // Inside quotes: « Apporte tes jeux ! », after ":" and an opening quote or a dash.
+        var j = i - 1
+        while j >= 0, t[j].wordClass == .negation { j -= 1 }
+        return j >= 0 && ["«", "“", "—", "–"].contains(t[j].token.text)
     }
 
     /// Conjunctions and verbs that call for the subjonctif in the clause after `que`.

@@ -84,6 +84,11 @@ extension Validator {
                     lexicon.entries(for: v).reduce(best) { max($0, $1.lemmaFrequency, $1.formFrequency) }
                 }
             }
+            if frequency < norms.minimumLemmaFrequency, t.entries.isEmpty, accepted(w) {
+                // A form Lexique lacks ("promèneront", "répéteront"): its lemma's frequency, the
+                // lemma as Hunspell analyses it (`st:promener`).
+                frequency = max(frequency, hunspellLemmaFrequency(w))
+            }
             if plan.grade == .cp, Validator.tooComplexForCP(w), !FrenchWords.days.contains(w), !FrenchWords.months.contains(w),
                !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
             if frequency == 0 || frequency < norms.minimumLemmaFrequency {
@@ -191,5 +196,18 @@ extension Validator {
             if before == "e", after == "m", k == 1 { return true }
         }
         return false
+    }
+
+    /// The highest Lexique lemma frequency of the lemmas Hunspell gives a word (`st:` fields of
+    /// its analyses); 0 when it gives none Lexique knows as a lemma.
+    func hunspellLemmaFrequency(_ w: String) -> Float {
+        var best: Float = 0
+        for analysis in spelling.analyze(w) {
+            for field in analysis.split(separator: " ") where field.hasPrefix("st:") {
+                let lemma = String(field.dropFirst(3))
+                for e in lexicon.entries(for: lemma) where e.lemma == lemma { best = max(best, e.lemmaFrequency) }
+            }
+        }
+        return best
     }
 }
