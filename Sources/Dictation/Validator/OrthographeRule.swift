@@ -50,6 +50,15 @@ extension OrthographeRule {
     /// parlaient", "quand les enfants sont arrivés".
     static let clauseOpeners: Set<String> = ["et", "mais", "puis", "alors", "quand", "car", "lorsque", "lorsqu'", "comme", "ensuite", "où"]
 
+    /// A finite verb, or after a reflexive pronoun a word with a finite verb reading that the
+    /// tagger took for something else ("s'est": not the noun "est").
+    static func isFiniteVerb(_ a: TextAnalysis, _ k: Int) -> Bool {
+        let t = a.tagged
+        if t[k].wordClass == .finiteVerb { return true }
+        return k > 0 && FrenchWords.reflexivePronouns.contains(t[k - 1].normalized)
+            && t[k].entries.contains { $0.partOfSpeech.isVerb && $0.verbForms.contains(where: \.isFinite) }
+    }
+
     /// Whether the clause before word `i` (back to the sentence start or a punctuation mark) has a
     /// finite verb: then "et les enfants…" opens a new clause; else "Léa et sa cousine rigolent"
     /// is one coordinated subject.
@@ -209,7 +218,7 @@ extension OrthographeRule {
     /// "Léa et ses amies nage": two subjects joined by "et" need a plural verb.
     static let sujetsCoordonnes = OrthographeRule(id: "sujets_coordonnes", match: { a, i in
         let t = a.tagged
-        guard i + 1 < t.count, t[i].wordClass == .finiteVerb, i >= 3, let et = coordinatedSubjectStart(a, verb: i) else { return nil }
+        guard i + 1 < t.count, isFiniteVerb(a, i), i >= 3, let et = coordinatedSubjectStart(a, verb: i) else { return nil }
         let forms = t[i].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
         guard !forms.isEmpty, !forms.contains(where: { $0.person?.hasSuffix("p") == true }) else { return nil }
         return [t[et - 1].token.text, shown(t[i].token.text)]

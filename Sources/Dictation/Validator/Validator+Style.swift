@@ -33,8 +33,8 @@ extension Validator {
     /// four words or more sharing at least 70 % of their words, Jaccard index of their word sets),
     /// `debuts_repetes` (three sentences in a row starting with the same word, four for a subject
     /// pronoun) and
-    /// `style_telegraphique` (mean sentence length or share of very short sentences, from three
-    /// sentences on).
+    /// `style_telegraphique` (mean sentence length, share of very short sentences, or three very
+    /// short sentences in a row, from three sentences on).
     func style(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let t = a.tagged
         let sentences: [[String]] = a.text.sentences.map { s in s.filter { t[$0].token.kind == .word }.map { t[$0].normalized } }
@@ -85,7 +85,9 @@ extension Validator {
             let shortCount = counts.filter { $0 <= short }.count
             let allowedShort = counts.count < 6 ? 1 : counts.count / 3
             let minimum = Validator.minimumMeanSentenceLength(plan.grade)
-            if mean < minimum || shortCount > allowedShort {
+            // Three very short sentences in a row ("Il a joué. Il a gagné. Il a mangé.").
+            let run = counts.indices.dropLast(2).contains { k in (k..<(k + 3)).allSatisfy { counts[$0] <= short } }
+            if mean < minimum || shortCount > allowedShort || run {
                 let meanText = String(format: "%.1f", mean).replacingOccurrences(of: ".", with: ",")
                 out.append(Finding(step: .longueur, rule: "style_telegraphique", message:
                     "Le texte ressemble à un télégramme (\(meanText) mots par phrase en moyenne, \(shortCount) phrase\(shortCount > 1 ? "s" : "") de \(short) mots ou moins) ; en \(plan.grade.rawValue), écris des phrases d'au moins \(Int(minimum)) mots en moyenne, reliées par « et », « puis », « avec », « parce que »."))

@@ -70,9 +70,14 @@ extension Validator {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
         var rare: [String] = [], invented: [String] = [], cpComplex: [String] = []
-        for t in a.tagged where t.token.kind == .word {
+        let starts = Set(a.text.sentences.compactMap { s in s.first { a.tagged[$0].token.kind == .word } })
+        for (k, t) in a.tagged.enumerated() where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || t.token.isElided { continue }
+            if isFirstName(t, sentenceStart: starts.contains(k)) {
+                if !invented.contains(t.token.text) { invented.append(t.token.text) }
+                continue
+            }
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
             if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
@@ -115,6 +120,14 @@ extension Validator {
                 "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant")."))
         }
         return out
+    }
+
+    /// A first name Hunspell knows (`po:prn`: Julien, Marie, Louis), capitalised, that is not a
+    /// holiday ("Noël") and, at a sentence start, not also a common word ("Rose", "Pierre").
+    func isFirstName(_ t: TaggedToken, sentenceStart: Bool) -> Bool {
+        guard t.token.isCapitalized, !t.token.isElided, !Validator.capitalisedNouns.contains(t.normalized) else { return false }
+        if sentenceStart, accepted(t.token.text.lowercased()) { return false }
+        return spelling.analyze(t.token.text).contains { $0.contains("po:prn") }
     }
 
     /// A first name or a place the dictionary knows only with its capital ("Paul", "Bretagne",
