@@ -87,7 +87,7 @@ extension Library {
     {
         var moments: [(MomentPhrase, Set<String>)] = []
         for p in phrases {
-            let kinds = kinds(of: p.phrase)
+            let kinds = fittingKinds(of: p.phrase)
             moments.append((MomentPhrase(phrase: p.phrase, grammar: p.grammar), kinds))
             // As the privacy filter renders captured names: "de Jules", "d'Inès" (elision),
             // "chez Jules", "chez mamie".

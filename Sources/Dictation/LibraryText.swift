@@ -289,14 +289,18 @@ public struct Library: Sendable {
     public var texts: [LibraryText]
     /// Canonical phrase without a friend's name (`l'anniversaire`) → its kinds.
     public var phraseKinds: [String: Set<String>]
+    /// Kind → the lemmas a text about a moment of that kind uses (`kind-topics.tsv`); kinds
+    /// without a list (activite, sortie, general) are not here.
+    public var topics: [String: Set<String>]
 
     /// The files of the bundled library, one per grade.
     public static let files = ["cp.txt", "ce1.txt", "ce2.txt", "cm1.txt", "cm2.txt"]
 
     /// A library from texts and phrase kinds.
-    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:]) {
+    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]) {
         self.texts = texts
         self.phraseKinds = phraseKinds
+        self.topics = topics
     }
 
     /// Parses one library file.
@@ -376,6 +380,7 @@ public struct Library: Sendable {
         if let b = block { try finish(b) }
         self.texts = texts
         self.phraseKinds = [:]
+        self.topics = [:]
     }
 
     private enum Field: String { case grade, skills, fits, time }
@@ -427,6 +432,7 @@ public struct Library: Sendable {
             return text
         }
         let kinds = try parseKinds(try read("moment-kinds", "tsv", "Resources"), file: "moment-kinds.tsv")
+        let topics = try MomentTopics.parseTopics(try read("kind-topics", "tsv", "Resources"), file: "kind-topics.tsv")
         let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([generalKind])
         var texts: [LibraryText] = []
         var ids = Set<String>()
@@ -452,7 +458,7 @@ public struct Library: Sendable {
             }
             texts += library.texts
         }
-        return Library(texts: texts, phraseKinds: kinds)
+        return Library(texts: texts, phraseKinds: kinds, topics: topics)
     }
 
     static func line(of id: String, in source: String) -> Int {
@@ -474,10 +480,22 @@ public struct Library: Sendable {
         return best?.kinds ?? []
     }
 
+    /// The kinds a text about a canonical phrase must share: the phrase's kinds that have words
+    /// of their own (`topics`: eau for "la sortie piscine", sport for "le cours de judo"), else
+    /// all its kinds ("la sortie", "la bibliothèque"). So a text that may say nothing of the
+    /// activity (`activite`, `sortie`) serves only the phrases that have nothing more specific,
+    /// and the validator's `moment_sujet` rule, which asks for those words, agrees with the
+    /// library's choice.
+    public func fittingKinds(of phrase: String) -> Set<String> {
+        let listed = kinds(of: phrase)
+        let specific = listed.filter { topics[$0] != nil }
+        return specific.isEmpty ? listed : specific
+    }
+
     /// The texts of a grade that fit a canonical phrase of the whitelist (with or without a
-    /// friend's name), by `kinds(of:)`.
+    /// friend's name), by `fittingKinds(of:)`.
     public func texts(for grade: Grade, fitting phrase: String) -> [LibraryText] {
-        let k = kinds(of: phrase)
+        let k = fittingKinds(of: phrase)
         return texts.filter { $0.grade == grade && $0.fits(k) }
     }
 
@@ -488,13 +506,13 @@ public struct Library: Sendable {
 
     /// The kinds of a moment:
     /// - a parent's label (`moment.kind` set, `LabelPhrase`): its kind and `general`;
-    /// - a canonical phrase of the whitelist: its kinds in `moment-kinds.tsv`, unchanged (its
-    ///   texts are written for it; `general` is not added, so whitelist moments keep the texts
-    ///   proven for them);
+    /// - a canonical phrase of the whitelist: `fittingKinds(of:)`, its kinds in
+    ///   `moment-kinds.tsv` that have words of their own, else all of them (`general` is not
+    ///   added, so whitelist moments keep the texts proven for them);
     /// - any other phrase (a label stored before labels had kinds): `general` only.
     public func kinds(of moment: MomentPhrase) -> Set<String> {
         if let kind = moment.kind { return [kind, Self.generalKind] }
-        let listed = kinds(of: moment.phrase)
+        let listed = fittingKinds(of: moment.phrase)
         return listed.isEmpty ? [Self.generalKind] : listed
     }
 

@@ -33,13 +33,8 @@ public struct MomentTopics: Sendable {
     /// The bundled lists (`nil` only when the resources are missing or malformed, which the
     /// library's tests rule out).
     public static let bundled: MomentTopics? = {
-        guard let topicsURL = Bundle.module.url(forResource: "kind-topics", withExtension: "tsv", subdirectory: "Resources"),
-              let kindsURL = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
-              let topicsText = try? String(contentsOf: topicsURL, encoding: .utf8),
-              let kindsText = try? String(contentsOf: kindsURL, encoding: .utf8),
-              let topics = try? parseTopics(topicsText, file: "kind-topics.tsv"),
-              let kinds = try? Library.parseKinds(kindsText, file: "moment-kinds.tsv") else { return nil }
-        return MomentTopics(topics: topics, kinds: Library(texts: [], phraseKinds: kinds))
+        guard let library = try? Library.bundled(grades: []) else { return nil }
+        return MomentTopics(topics: library.topics, kinds: library)
     }()
 
     /// The lemmas a text about `moment` must draw from: the union of its kinds' lists, without
@@ -47,7 +42,7 @@ public struct MomentTopics: Sendable {
     /// a phrase whose kinds have no list (la sortie, la bibliothèque), or a phrase not listed.
     public func words(for moment: MomentPhrase) -> Set<String> {
         guard moment.kind == nil else { return [] }
-        let kinds = self.kinds.kinds(of: moment.phrase)
+        let kinds = self.kinds.fittingKinds(of: moment.phrase)
         var words = kinds.reduce(into: Set<String>()) { $0.formUnion(topics[$1] ?? []) }
         let phrase = Tokenizer.tokenize(moment.phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
         words.subtract(phrase)
