@@ -289,15 +289,16 @@ public struct Library: Sendable {
     public var texts: [LibraryText]
     /// Canonical phrase without a friend's name (`l'anniversaire`) → its kinds.
     public var phraseKinds: [String: Set<String>]
-    /// Kind → the lemmas a text about a moment of that kind uses (`kind-topics.tsv`); kinds
+    /// Kind → the lemmas a text about a moment of that kind uses, in the file's order
+    /// (`kind-topics.tsv`); kinds
     /// without a list (activite, sortie, general) are not here.
-    public var topics: [String: Set<String>]
+    public var topics: [String: [String]]
 
     /// The files of the bundled library, one per grade.
     public static let files = ["cp.txt", "ce1.txt", "ce2.txt", "cm1.txt", "cm2.txt"]
 
     /// A library from texts and phrase kinds.
-    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:], topics: [String: Set<String>] = [:]) {
+    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:], topics: [String: [String]] = [:]) {
         self.texts = texts
         self.phraseKinds = phraseKinds
         self.topics = topics

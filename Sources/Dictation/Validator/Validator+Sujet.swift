@@ -9,15 +9,15 @@ import French
 /// phrases (`Resources/moment-kinds.tsv`), as the validator reads them. Format and rule:
 /// Docs/library-format.md, "What a text is about".
 public struct MomentTopics: Sendable {
-    /// Kind → lemmas (lower case, as Lexique 3.83 writes them).
-    public var topics: [String: Set<String>]
+    /// Kind → lemmas (lower case, as Lexique 3.83 writes them), in the file's order.
+    public var topics: [String: [String]]
     /// The kinds of the canonical phrases (the library's reading of `moment-kinds.tsv`).
     public var kinds: Library
 
     /// Parses `kind<TAB>lemma,lemma` lines (`#` comments, an optional `kind<TAB>topic` header).
     /// - Throws: `LibraryError.malformedKinds` naming the line of a malformed or repeated kind.
-    public static func parseTopics(_ text: String, file: String) throws(LibraryError) -> [String: Set<String>] {
-        var out: [String: Set<String>] = [:]
+    public static func parseTopics(_ text: String, file: String) throws(LibraryError) -> [String: [String]] {
+        var out: [String: [String]] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = String(raw)
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") || line == "kind\ttopic" { continue }
@@ -25,7 +25,7 @@ public struct MomentTopics: Sendable {
             let kind = parts[0].trimmingCharacters(in: .whitespaces)
             let lemmas = parts.count == 2 ? parts[1].split(separator: ",").map { Tokenizer.normalize($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty } : []
             guard parts.count == 2, !kind.isEmpty, !lemmas.isEmpty, out[kind] == nil else { throw .malformedKinds(file: file, line: index + 1) }
-            out[kind] = Set(lemmas)
+            out[kind] = lemmas
         }
         return out
     }
@@ -84,9 +84,15 @@ extension Validator {
         }
         let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
         if found.count < needed {
-            let examples = topics.sorted().filter { $0.count > 3 }.prefix(6).joined(separator: ", ")
+            // Examples: the first words of each of the moment's kinds, the most specific kind
+            // (the shortest list) first.
+            let lists = (MomentTopics.bundled.map { t in t.kinds.fittingKinds(of: plan.moment.phrase).compactMap { t.topics[$0] } } ?? [])
+                .sorted { $0.count < $1.count }
+            var examples: [String] = []
+            for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
+            let shown = examples.prefix(6).joined(separator: ", ")
             out.append(Finding(step: .moment, rule: "moment_sujet", message:
-                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples)."))
+                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(shown)."))
         }
         return out
     }
