@@ -9,6 +9,10 @@ import Foundation
 import French
 import PrivacyFilter
 
+if let k = CommandLine.arguments.firstIndex(of: "--heldout"), k + 1 < CommandLine.arguments.count {
+    exit(try runHeldout(path: CommandLine.arguments[k + 1]))
+}
+
 let target = 2_000.0
 let seconds = Double(ProcessInfo.processInfo.environment["BENCH_SECONDS"] ?? "") ?? 5
 let batchSize = Int(ProcessInfo.processInfo.environment["BENCH_GRAMMAR_BATCH"] ?? "") ?? 500

@@ -49,6 +49,9 @@ public final class SpellChecker: @unchecked Sendable {
     /// Serialises every Hunspell call in the process (see the ownership note at the top).
     private static let processLock = NSLock()
     private let encoding: DictionaryEncoding
+    /// A second dictionary whose words are accepted too (``french()``: the 1990 rectified
+    /// spellings of `hunspell-fr-revised`); `nil` for one dictionary.
+    public private(set) var companion: SpellChecker?
 
     /// The Debian `hunspell-fr-classical` affix file. `fr_FR.aff` is a symbolic link to `fr.aff`,
     /// the "classique" variant of Grammalecte's French dictionary (v7.0, MPL-2.0; its header says
@@ -95,8 +98,35 @@ public final class SpellChecker: @unchecked Sendable {
     /// Loads Debian's French dictionary (`hunspell-fr-classical`, see `frenchAffix`).
     ///
     /// - Throws: `SpellCheckerError.unreadableFile` when the package is not installed.
-    public static func french() throws(SpellCheckerError) -> SpellChecker {
-        try SpellChecker(affix: frenchAffix, dictionary: frenchDictionary)
+    /// When the "réforme 1990" dictionary (Debian `hunspell-fr-revised`, v7.0, MPL-2.0) is found
+    /// (``revisedDirectory(environment:)``), a word either dictionary accepts is accepted:
+    /// "connait" and "connaît", "évènement" and "événement", "s'assoir" and "s'asseoir" (the
+    /// French programmes accept both spellings). Without it, only the traditional spellings pass.
+    /// The package conflicts with hunspell-fr-classical, so `Scripts/setup` extracts its two files
+    /// instead of installing it.
+    ///
+    /// - Throws: `SpellCheckerError.unreadableFile` when the package is not installed.
+    public static func french(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SpellCheckerError) -> SpellChecker {
+        let classical = try SpellChecker(affix: frenchAffix, dictionary: frenchDictionary)
+        if let dir = revisedDirectory(environment: environment) {
+            classical.companion = try? SpellChecker(affix: dir.appendingPathComponent("fr.aff"), dictionary: dir.appendingPathComponent("fr.dic"))
+        }
+        return classical
+    }
+
+    /// The folder holding `fr.aff` and `fr.dic` of `hunspell-fr-revised`: `$DICTEE_HUNSPELL_REVISED`,
+    /// else `/usr/local/share/dictee/hunspell-fr-revised`, else
+    /// `${XDG_DATA_HOME:-~/.local/share}/dictee/hunspell-fr-revised` (where `Scripts/setup` puts
+    /// them); the first that has both files, or `nil`.
+    public static func revisedDirectory(environment: [String: String]) -> URL? {
+        var candidates: [String] = []
+        if let d = environment["DICTEE_HUNSPELL_REVISED"], !d.isEmpty { candidates.append(d) }
+        candidates.append("/usr/local/share/dictee/hunspell-fr-revised")
+        if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { candidates.append(x + "/dictee/hunspell-fr-revised") }
+        if let h = environment["HOME"], h.hasPrefix("/") { candidates.append(h + "/.local/share/dictee/hunspell-fr-revised") }
+        let fm = FileManager.default
+        return candidates.first { fm.isReadableFile(atPath: $0 + "/fr.aff") && fm.isReadableFile(atPath: $0 + "/fr.dic") }
+            .map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     deinit {
@@ -149,8 +179,9 @@ public final class SpellChecker: @unchecked Sendable {
     public func accepts(_ word: String) -> Bool {
         guard let bytes = lookupBytes(word) else { return false }
         SpellChecker.processLock.lock()
-        defer { SpellChecker.processLock.unlock() }
-        return bytes.withUnsafeBufferPointer { Hunspell_spell(handle, $0.baseAddress) } != 0
+        let ok = bytes.withUnsafeBufferPointer { Hunspell_spell(handle, $0.baseAddress) } != 0
+        SpellChecker.processLock.unlock()
+        return ok || companion?.accepts(word) == true
     }
 
     /// Hunspell's morphological analyses of one token (`Hunspell_analyze`).

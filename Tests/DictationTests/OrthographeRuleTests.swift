@@ -38,7 +38,7 @@ import French
         let ids = OrthographeRule.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["elision_consonne", "il_a_accent", "nom_a_accent", "s_est_sans_sujet", "peu_peut", "ni_n_y", "la_la_accent",
-                        "contraction_article", "a_preposition", "ce_se", "ca_sa", "nous_a", "sujets_coordonnes", "groupe_nominal_verbe"])
+                        "contraction_article", "a_preposition", "ce_se", "ca_sa", "nous_a", "sujets_coordonnes", "groupe_nominal_verbe", "et_est"])
     }
 
     @Test func aRuleBuildsItsFrenchSentenceFromTheQuotedWords() throws {

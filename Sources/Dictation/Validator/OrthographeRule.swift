@@ -43,8 +43,43 @@ extension OrthographeRule {
     /// each word.
     public static let all: [OrthographeRule] = [
         elisionConsonne, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, nousA,
-        sujetsCoordonnes, groupeNominalVerbe,
+        sujetsCoordonnes, groupeNominalVerbe, etEst,
     ]
+
+    /// Words after which a new clause, with its own subject, may start: "et les spectateurs
+    /// parlaient", "quand les enfants sont arrivés".
+    static let clauseOpeners: Set<String> = ["et", "mais", "puis", "alors", "quand", "car", "lorsque", "lorsqu'", "comme", "ensuite", "où"]
+
+    /// Whether the clause before word `i` (back to the sentence start or a punctuation mark) has a
+    /// finite verb: then "et les enfants…" opens a new clause; else "Léa et sa cousine rigolent"
+    /// is one coordinated subject.
+    static func verbBefore(_ a: TextAnalysis, _ i: Int) -> Bool {
+        let t = a.tagged
+        var k = i - 1
+        while k >= 0, t[k].token.kind == .word {
+            if t[k].wordClass == .finiteVerb { return true }
+            k -= 1
+        }
+        return false
+    }
+
+    /// "La salle et sombre", "Léa et contente": a subject group at the start of a clause, with no
+    /// verb yet, then "et" and an adjective or a participle ending the clause: the verb être.
+    static let etEst = OrthographeRule(id: "et_est", match: { a, i in
+        let t = a.tagged
+        guard t[i].normalized == "et", i >= 1, let next = next(a, i), next.wordClass == .adjective || next.wordClass == .pastParticiple,
+              !next.entries.contains(where: { $0.partOfSpeech == .noun && $0.formFrequency > 5 }),
+              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun else { return nil }
+        // The words after: the end of the clause or a complement ("et fière de sa médaille").
+        if i + 2 < t.count, t[i + 2].token.kind == .word,
+           !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb) { return nil }
+        // Back to the clause start: no finite verb, and a determiner group or a name there.
+        var k = i - 1
+        while k > 0, t[k - 1].token.kind == .word { k -= 1 }
+        guard !t[k..<i].contains(where: { $0.wordClass == .finiteVerb }),
+              t[k].wordClass == .determiner || t[k].wordClass == .properNoun, !pluralDeterminers.contains(t[k].normalized) else { return nil }
+        return [t[i - 1].token.text, shown(next.token.text)]
+    }, message: { "« \($0[0]) et \($0[1]) » : il manque le verbe être, écris « \($0[0]) est \($0[1]) »." })
 
     static func shown(_ word: String) -> String { Validator.shown(word) }
 
@@ -124,6 +159,9 @@ extension OrthographeRule {
         let w = t[i].normalized
         guard let next = next(a, i), w == "à" || w == "de", ["le", "les"].contains(next.normalized), next.wordClass == .determiner,
               i + 2 < t.count, t[i + 2].wordClass == .noun || t[i + 2].wordClass == .adjective else { return nil }
+        // Before an infinitive, "le"/"les" is a pronoun: "à les ranger", "envie de les goûter"
+        // (Lexique also lists ranger, goûter, dîner, rire... as nouns).
+        if t[i + 2].entries.contains(where: { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .inf } }) { return nil }
         let right = w == "à" ? (next.normalized == "le" ? "au" : "aux") : (next.normalized == "le" ? "du" : "des")
         return [t[i].token.text, next.token.text, shown(t[i + 2].token.text), right]
     }, message: { "« \($0[0]) \($0[1]) \($0[2]) » : écris « \($0[3]) \($0[2]) »." })
@@ -161,7 +199,7 @@ extension OrthographeRule {
         let coordinated = i > 0 && (["et", "ou", "ni"].contains(t[i - 1].normalized) || t[i - 1].token.text == ",")
         guard t[i].wordClass == .subjectPronoun, !coordinated, let person = persons[t[i].normalized] else { return nil }
         var k = i + 1
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let all = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter(\.isFinite)
         guard !all.isEmpty, !all.contains(where: { $0.person == person }) else { return nil }
@@ -184,10 +222,11 @@ extension OrthographeRule {
         let w = t[i].normalized
         guard let next = next(a, i), t[i].wordClass == .determiner, pluralDeterminers.contains(w) || singularDeterminers.contains(w),
               next.wordClass == .noun,
-              i == 0 || (t[i - 1].token.kind == .punctuation && t[i - 1].token.text != ",") || a.text.sentences.contains(where: { $0.lowerBound == i })
+              i == 0 || t[i - 1].token.kind == .punctuation || a.text.sentences.contains(where: { $0.lowerBound == i })
+                || (clauseOpeners.contains(t[i - 1].normalized) && verbBefore(a, i - 1))
         else { return nil }
         var k = i + 2
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k += 1 }
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let forms = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
         let wanted = pluralDeterminers.contains(w) ? "3p" : "3s"
@@ -210,7 +249,7 @@ extension OrthographeRule {
             return k >= 0 && t[k].wordClass == .determiner ? k : nil
         }
         var k = verb - 1
-        while k >= 0, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun { k -= 1 }
+        while k >= 0, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k -= 1 }
         guard let second = groupStart(endingAt: k), second >= 2, t[second - 1].normalized == "et",
               let first = groupStart(endingAt: second - 2) else { return nil }
         guard first == 0 || t[first - 1].token.kind == .punctuation else { return nil }

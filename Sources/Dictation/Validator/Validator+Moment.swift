@@ -26,10 +26,11 @@ extension Validator {
         let head = Tokenizer.normalize(m.grammar.headNoun)
         let restWords = phraseWords(rest)
         let exact = has(m.phrase) || has(rest)
-        // "la visite du zoo", "le cours de judo": "au zoo", "du judo" name the moment too.
-        var tail: String?
-        if m.friendName == nil, restWords.count >= 3, ["de", "du", "d'", "des"].contains(restWords[1]) { tail = restWords.last }
-        let mentioned = exact || words.contains(head) || tail.map(words.contains) == true
+        // The place or activity noun at the end of the phrase names the moment too: "au zoo" for
+        // "la visite du zoo", "du judo" for "le cours de judo", "à la piscine" for "la sortie
+        // piscine", "au ski" for "la sortie ski", "à la patinoire" for "la sortie à la patinoire".
+        let place = placeNoun(of: m)
+        let mentioned = exact || words.contains(head) || place.map(words.contains) == true
         if !exact, restWords.first == head, restWords.count >= 2 {
             // Another moment with the same head noun: "cours de danse" for "cours de judo". Read
             // on the tokens themselves, so a sentence end stops it ("son anniversaire. D'abord"),
@@ -70,13 +71,37 @@ extension Validator {
             }
         }
         if !mentioned {
+            // "à la sortie à la patinoire" reads badly: the phrase alone then.
+            let example = restWords.contains("à") || restWords.contains("au") ? m.phrase : m.contracted(with: .a)
+            let least = place.map { "« \(m.grammar.headNoun) » ou « \($0) »" } ?? "« \(m.grammar.headNoun) »"
             out.append(Finding(step: .moment, rule: "moment_absent", message:
-                "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(m.contracted(with: .a)) » ou au moins « \(m.grammar.headNoun) »."))
+                "Le texte doit parler du moment « \(m.phrase) » : écris par exemple « \(example) » ou au moins \(least)."))
         }
         // Its day and tenses (Validator+Date.swift), its subject and the people it names
         // (Validator+Sujet.swift).
         out += dateFindings(a, plan)
         out += subjectFindings(a, plan)
         return out
+    }
+
+    /// Nouns too general to name a moment on their own ("la colonie de vacances" is not named by
+    /// "les vacances").
+    static let tooGeneralPlaceNouns: Set<String> = ["vacances", "jour", "journée", "soir", "soirée", "fin", "année", "classe", "école"]
+
+    /// The last word of a moment phrase when it is a noun other than the head ("piscine" in "la
+    /// sortie piscine", "patinoire" in "la sortie à la patinoire", "judo" in "le cours de judo"):
+    /// naming it names the moment. `nil` for a one-noun phrase, a phrase with a friend's name, an
+    /// adjective at the end ("la classe verte") or a too general noun (`tooGeneralPlaceNouns`).
+    func placeNoun(of m: MomentPhrase) -> String? {
+        guard m.friendName == nil else { return nil }
+        let rest = phraseWords(m.phraseWithoutArticle)
+        guard rest.count >= 2, let last = rest.last, last != Tokenizer.normalize(m.grammar.headNoun),
+              !Validator.tooGeneralPlaceNouns.contains(last) else { return nil }
+        let rows = lexicon.entries(for: last)
+        guard rows.isEmpty || rows.contains(where: { $0.partOfSpeech == .noun }) else { return nil }
+        // An adjective more often than a noun ("scolaire", "verte") is not a place.
+        let nounWeight = rows.filter { $0.partOfSpeech == .noun }.reduce(Float(0)) { $0 + $1.formFrequency }
+        let adjectiveWeight = rows.filter { $0.partOfSpeech == .adjective }.reduce(Float(0)) { $0 + $1.formFrequency }
+        return rows.isEmpty || nounWeight >= adjectiveWeight ? last : nil
     }
 }

@@ -145,7 +145,9 @@ extension Validator {
                 func unproxied(_ s: String) -> String { s.replacingOccurrences(of: proxy, with: item.1.child.firstName) }
                 // Spelling is Hunspell's part of this step (same dictionary family); keep
                 // Grammalecte's grammar only, so a misspelt word is reported once.
-                return list.filter { !$0.isSpelling }.map { issue in
+                let m = item.1.moment
+                let momentWords = Set(phraseWords(m.phraseWithoutArticle)).subtracting([Tokenizer.normalize(m.grammar.headNoun)])
+                return list.filter { !$0.isSpelling && !isGrammalecteFalseAlarm($0, in: paragraph, momentWords: momentWords) }.map { issue in
                     let word = unproxied(scalarSlice(paragraph, issue.start, issue.end))
                     let suggestion = issue.suggestions.first.map { " (proposition : « \(unproxied($0)) »)" } ?? ""
                     return Finding(step: .orthographeGrammaire, rule: "grammalecte:" + issue.ruleID, message:

@@ -69,7 +69,7 @@ extension Validator {
                     "\(name) est \(child) : accorde « \(shown(wrong)) » au \(gender == .feminine ? "féminin" : "masculin") dans « \(name) \(verb) \(shown(wrong)) »."))
             }
         }
-        return out
+        return out + pronounFindings(a, plan)
     }
 
     /// The participle or adjective agreeing with the name at `i`: "Léa est partie", "Léa n'est
@@ -80,9 +80,16 @@ extension Validator {
         while k < t.count, t[k].token.kind == .word, FrenchWords.negations.contains(t[k].normalized) || ["s'", "se", "qui"].contains(t[k].normalized) {
             k += 1
         }
-        guard k < t.count, t[k].wordClass == .finiteVerb,
-              t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) }) else { return nil }
+        guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
+        let copula = t[k].readings.contains(where: { ["être", "sembler", "devenir", "rester", "paraître"].contains($0.lemma) })
+        // A verb of movement with an attribute: "Léa rentra fatiguée", "elle arriva contente".
+        let movement = !copula && t[k].readings.contains(where: { Validator.attributeMovementVerbs.contains($0.lemma) })
+        guard copula || movement else { return nil }
         k += 1
+        if movement {
+            guard k < t.count, t[k].wordClass == .adjective || t[k].wordClass == .pastParticiple,
+                  t[k].entries.contains(where: { $0.partOfSpeech == .adjective }) else { return nil }
+        }
         while k < t.count, t[k].token.kind == .word,
               FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .adverb
                 || (t[k].normalized == "un" && k + 1 < t.count && t[k + 1].normalized == "peu") {
@@ -117,5 +124,83 @@ extension Validator {
         return candidates.first { c in
             lexicon.entries(for: c).contains { lemmas.contains($0.lemma) && $0.gender == gender && ($0.number == nil || number == nil || $0.number == number) }
         }
+    }
+
+    /// Verbs of movement after which an adjective is an attribute of the subject ("rentrer
+    /// fatiguée", "arriver contente", "partir ravie").
+    static let attributeMovementVerbs: Set<String> = ["rentrer", "arriver", "partir", "revenir", "repartir", "sortir", "retourner", "venir", "aller"]
+
+    /// Words after "il" that make it impersonal ("il fait beau", "il y a", "il faut", "il pleut").
+    static let impersonalAfterIl: Set<String> = ["y", "fait", "faisait", "fera", "faut", "fallait", "faudra", "pleut", "pleuvait", "neige", "neigeait",
+                                                  "reste", "restait", "suffit", "semble", "semblait", "paraît", "s'agit", "s'agissait", "manque", "manquait"]
+    /// Words after "il est" / "il était" that make it impersonal ("il est midi", "il était tard").
+    static let impersonalAttributes: Set<String> = ["midi", "minuit", "tard", "tôt", "temps", "l'heure", "heure", "une", "deux", "trois", "quatre", "cinq", "six",
+                                                     "sept", "huit", "neuf", "dix", "onze", "important", "interdit", "possible", "impossible", "difficile", "facile", "agréable", "bon", "amusant"]
+
+    /// Rules `prenom_pronom` (a pronoun of the other gender for the child: "Léa va à la piscine. Il
+    /// nage.") and `accord_pronom` (an attribute that does not agree with "il"/"elle": "Elle
+    /// rentra fatigué"), step `prenom`.
+    func pronounFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let t = a.tagged
+        let key = Tokenizer.normalize(plan.child.firstName)
+        let childGender = plan.child.gender
+        let wrongPronoun = childGender == .feminine ? "il" : "elle"
+        var out: [Finding] = []
+        var seen = Set<String>()
+        let sentences = a.text.sentences
+        for (n, s) in sentences.enumerated() {
+            for i in s where t[i].wordClass == .subjectPronoun && ["il", "elle", "ils", "elles"].contains(t[i].normalized) {
+                let pronoun = t[i].normalized
+                let gender: Gender = pronoun.hasPrefix("il") ? .masculine : .feminine
+                let next = i + 1 < t.count ? t[i + 1].normalized : ""
+                // The attribute agrees with the pronoun, whoever it stands for.
+                if !["il", "ils"].contains(pronoun) || !Validator.impersonalAfterIl.contains(next),
+                   let (j, verb) = agreementTarget(a, after: i), t[j].wordClass != .determiner {
+                    let rows = t[j].entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
+                    if !rows.isEmpty, !rows.contains(where: { $0.gender == nil || $0.gender == gender }),
+                       !Validator.impersonalAttributes.contains(t[j].normalized),
+                       let fixed = agreed(t[j].token.text, gender: gender, lemmas: Set(rows.map(\.lemma))) {
+                        let phrase = "\(t[i].token.text) \(verb) \(t[j].token.text)"
+                        if seen.insert(phrase).inserted {
+                            out.append(Finding(step: .prenom, rule: "accord_pronom", message:
+                                "« \(shown(phrase)) » : l'attribut s'accorde avec « \(pronoun) » ; écris « \(t[i].token.text) \(verb) \(fixed) »."))
+                        }
+                    }
+                }
+                // A pronoun of the other gender as the first subject of a sentence ("Il nage.",
+                // "Le soir, il rentra…") that follows, within three sentences, one about the
+                // child, with no noun of that gender in between that it could stand for.
+                guard pronoun == wrongPronoun, n > 0 else { continue }
+                let firstWord = s.first(where: { t[$0].token.kind == .word })
+                guard i == firstWord || (t[i - 1].token.text == "," && !s.contains(where: { $0 < i && t[$0].wordClass == .finiteVerb })) else { continue }
+                if pronoun == "il" {
+                    if Validator.impersonalAfterIl.contains(next) { continue }
+                    if ["est", "était", "sera"].contains(next), i + 2 < t.count,
+                       Validator.impersonalAttributes.contains(t[i + 2].normalized) || t[i + 2].wordClass != .adjective && t[i + 2].wordClass != .pastParticiple { continue }
+                }
+                let childPronoun = childGender == .feminine ? "elle" : "il"
+                guard let mention = (max(0, n - 3)..<n).reversed().first(where: { m in
+                    sentences[m].contains { t[$0].normalized == key }
+                        || sentences[m].first(where: { t[$0].token.kind == .word }).map { t[$0].normalized == childPronoun } == true
+                }) else { continue }
+                // A noun the pronoun could stand for: a subject or an object, not the noun of a
+                // complement ("au premier rang", "près de la scène").
+                func referent(_ k: Int) -> Bool {
+                    if FrenchWords.days.contains(t[k].normalized) || FrenchWords.months.contains(t[k].normalized) { return false }
+                    if t[k].wordClass == .properNoun { return t[k].normalized != key }
+                    guard t[k].wordClass == .noun, t[k].entries.contains(where: { $0.partOfSpeech == .noun && $0.gender == gender && $0.number != .plural }) else { return false }
+                    var j = k - 1
+                    while j >= 0, t[j].wordClass == .adjective || t[j].wordClass == .determiner && !["au", "aux", "du"].contains(t[j].normalized) { j -= 1 }
+                    return !(j >= 0 && (t[j].wordClass == .preposition || ["au", "aux", "du", "de", "d'"].contains(t[j].normalized)))
+                }
+                if (mention..<n).contains(where: { m in sentences[m].contains(where: referent) }) { continue }
+                let right = childGender == .feminine ? "Elle" : "Il"
+                if seen.insert("p:" + pronoun).inserted {
+                    out.append(Finding(step: .prenom, rule: "prenom_pronom", message:
+                        "\(plan.child.firstName) est \(childGender == .feminine ? "une fille" : "un garçon") : « \(t[i].token.text) » ne peut pas \(childGender == .feminine ? "la" : "le") désigner ; écris « \(right) » (et accorde ce qui suit)."))
+                }
+            }
+        }
+        return out
     }
 }

@@ -25,8 +25,22 @@ extension Validator {
                 }
             }
             var set = Set<SchoolTense>()
-            if let p = participle, ["eu", "été"].contains(t[p].normalized), p + 1 < t.count, t[p + 1].wordClass == .pastParticiple,
-               auxLemma == "avoir" || t[p].normalized == "eu" {
+            if let p = participle, t[p].normalized == "été", auxLemma == "avoir", p + 1 < t.count, t[p + 1].wordClass == .pastParticiple {
+                // The passive of a compound tense: "a été décorée" is the passé composé of être
+                // (agreeing like a participle after être), "avait été préparée" its
+                // plus-que-parfait; "aura été" and the rest are not school tenses.
+                for f in t[i].finiteForms {
+                    switch (f.mood, f.tense) {
+                    case (.ind, .pre): set.insert(.passeComposeEtre)
+                    case (.ind, .imp): set.insert(.plusQueParfait)
+                    default: set.insert(.other)
+                    }
+                }
+                if set.isEmpty { set.insert(.other) }
+                out.append((i, set))
+                continue
+            }
+            if let p = participle, t[p].normalized == "eu", p + 1 < t.count, t[p + 1].wordClass == .pastParticiple {
                 // Passé surcomposé ("il a eu fini"): not a school tense.
                 out.append((i, [.other]))
                 continue
@@ -92,7 +106,11 @@ extension Validator {
         // A vocative: a name and a comma.
         if k < i, t[k].wordClass == .properNoun, k + 1 < i, t[k + 1].token.text == "," { k += 2 }
         while k < i, t[k].wordClass == .negation { k += 1 }
-        return k == i
+        if k == i { return true }
+        // Inside quotes: « Apporte tes jeux ! », after ":" and an opening quote or a dash.
+        var j = i - 1
+        while j >= 0, t[j].wordClass == .negation { j -= 1 }
+        return j >= 0 && ["«", "“", "—", "–"].contains(t[j].token.text)
     }
 
     /// Conjunctions and verbs that call for the subjonctif in the clause after `que`.

@@ -24,7 +24,36 @@ extension Validator {
     /// Family words that are always "mots donnés" (Docs/domain.md §3: shown before the dictation).
     public static var familyWords: Set<String> { standardGivenWords["famille"] ?? [] }
 
-    static let allStandardGivenWords: Set<String> = standardGivenWords.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    /// The mots donnés of every text: every section but the `kind:` ones.
+    static let allStandardGivenWords: Set<String> = standardGivenWords.filter { !$0.key.hasPrefix("kind:") }.values
+        .reduce(into: Set<String>()) { $0.formUnion($1) }
+
+    /// The kinds of each whitelist phrase (`Resources/moment-kinds.tsv`).
+    static let phraseKinds: [String: Set<String>] = {
+        guard let url = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
+              let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        return (try? Library.parseKinds(text, file: "moment-kinds.tsv")) ?? [:]
+    }()
+
+    /// The kinds of a moment: a label's own kind, or its whitelist phrase's kinds (the base phrase
+    /// without a friend's name decides, as in `Library.kinds(of:)`).
+    static func kinds(of m: MomentPhrase) -> Set<String> {
+        if let kind = m.kind { return [kind] }
+        let p = m.phrase.replacingOccurrences(of: "’", with: "'").lowercased()
+        var best: (length: Int, kinds: Set<String>)?
+        for (base, kinds) in phraseKinds {
+            let b = base.lowercased()
+            if p == b || p.hasPrefix(b + " de ") || p.hasPrefix(b + " d'") || p.hasPrefix(b + " chez "), b.count > (best?.length ?? -1) {
+                best = (b.count, kinds)
+            }
+        }
+        return best?.kinds ?? []
+    }
+
+    /// The mots donnés of the moment's kinds (`[kind:…]` sections of `mots-donnes.txt`).
+    static func kindGivenWords(_ m: MomentPhrase) -> Set<String> {
+        kinds(of: m).reduce(into: Set<String>()) { $0.formUnion(standardGivenWords["kind:" + $1] ?? []) }
+    }
 
     /// A hyphenated word Lexique lacks ("est-ce", "c'est-à-dire", "après-midi") is common when
     /// Hunspell knows it and each of its parts is common or a function word.
@@ -40,22 +69,145 @@ extension Validator {
     func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var rare: [String] = []
+        var rare: [String] = [], invented: [String] = [], cpComplex: [String] = []
         for t in a.tagged where t.token.kind == .word {
             let w = t.normalized
             if given.contains(w) || t.token.isElided { continue }
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
             if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
-            let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
-            if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
-                if !rare.contains(t.token.text) { rare.append(t.token.text) }
+            var frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
+            if frequency < norms.minimumLemmaFrequency {
+                // A 1990 rectified spelling ("connait", "évènement", "plateforme", "s'assoir"):
+                // Lexique has the traditional one, as frequent.
+                frequency = Validator.traditionalSpellings(of: w).reduce(frequency) { best, v in
+                    lexicon.entries(for: v).reduce(best) { max($0, $1.lemmaFrequency, $1.formFrequency) }
+                }
+            }
+            if frequency < norms.minimumLemmaFrequency, t.entries.isEmpty, accepted(w) {
+                // A form Lexique lacks ("promèneront", "répéteront"): its lemma's frequency, the
+                // lemma as Hunspell analyses it (`st:promener`).
+                frequency = max(frequency, hunspellLemmaFrequency(w))
+            }
+            if plan.grade == .cp, Validator.tooComplexForCP(w), !FrenchWords.days.contains(w), !FrenchWords.months.contains(w),
+               !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
+            if frequency == 0 || frequency < norms.minimumLemmaFrequency {
+                if isProperNoun(t) {
+                    if !invented.contains(t.token.text) { invented.append(t.token.text) }
+                } else if !rare.contains(t.token.text) { rare.append(t.token.text) }
             }
         }
-        guard !rare.isEmpty else { return [] }
-        let list = rare.map { "« \($0) »" }.joined(separator: ", ")
-        let s = rare.count > 1
-        return [Finding(step: .vocabulaire, message:
-            "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant").")]
+        var out: [Finding] = []
+        if !invented.isEmpty {
+            let list = invented.map { "« \($0) »" }.joined(separator: ", ")
+            out.append(Finding(step: .vocabulaire, rule: "nom_propre_invente", message:
+                "\(invented.count > 1 ? "Ces noms propres ne sont" : "Ce nom propre n'est") ni le prénom de l'enfant ni un nom du moment : \(list) ; n'invente ni personne ni lieu, écris « un copain », « sa maîtresse », « la ville » ou le prénom de l'enfant."))
+        }
+        if !cpComplex.isEmpty {
+            let list = cpComplex.map { "« \($0) »" }.joined(separator: ", ")
+            out.append(Finding(step: .vocabulaire, rule: "graphie_cp", message:
+                "\(cpComplex.count > 1 ? "Ces mots sont trop difficiles" : "Ce mot est trop difficile") à écrire en CP (un « m » devant « b », « p » ou « m » et une autre difficulté dans le même mot) : \(list) ; choisis un mot plus simple, par exemple « avec » plutôt que « ensemble », « beaucoup » plutôt que « longtemps »."))
+        }
+        if !rare.isEmpty {
+            let list = rare.map { "« \($0) »" }.joined(separator: ", ")
+            let s = rare.count > 1
+            out.append(Finding(step: .vocabulaire, message:
+                "\(s ? "Ces mots sont trop rares ou inconnus" : "Ce mot est trop rare ou inconnu") pour un élève de \(plan.grade.rawValue) : \(list) ; \(s ? "remplace-les par des mots plus courants" : "remplace-le par un mot plus courant")."))
+        }
+        return out
+    }
+
+    /// A first name or a place the dictionary knows only with its capital ("Paul", "Bretagne",
+    /// "Lyon"): Hunspell accepts it as written, not in lower case.
+    func isProperNoun(_ t: TaggedToken) -> Bool {
+        guard t.token.isCapitalized, !t.token.isElided else { return false }
+        let lower = t.token.text.lowercased()
+        return accepted(t.token.text) && !accepted(lower)
+    }
+
+    /// The traditional spellings a 1990 rectified spelling may stand for (Journal officiel,
+    /// 6 décembre 1990; the programmes accept both): a circumflex back on i or u ("connait" →
+    /// "connaît", "boite" → "boîte"), é for è before a consonant and a vowel ("évènement" →
+    /// "événement"), "eoir" for "oir" ("assoir" → "asseoir"), a hyphen back ("plateforme" →
+    /// "plate-forme"). Candidates only: Lexique decides which exist.
+    static func traditionalSpellings(of w: String) -> [String] {
+        let chars = Array(w)
+        var out: [String] = []
+        for (k, c) in chars.enumerated() {
+            var copy = chars
+            switch c {
+            case "i": copy[k] = "î"
+            case "u": copy[k] = "û"
+            case "è": copy[k] = "é"
+            default: continue
+            }
+            out.append(String(copy))
+        }
+        if w.hasSuffix("oir") || w.contains("oir") { out.append(w.replacingOccurrences(of: "oir", with: "eoir")) }
+        if !w.contains("-"), chars.count >= 6 {
+            for k in 3...(chars.count - 3) { out.append(String(chars[..<k]) + "-" + String(chars[k...])) }
+        }
+        return out
+    }
+
+    /// The graphemes beyond a plain letter-sound match in a word, counted one each: a nasal vowel
+    /// (a vowel + m or n before a consonant or at the end: "an", "em", "on"; "emm"/"enn" at the
+    /// start), a double consonant, "ch", "ph", "gn", "qu", "ill", è/ê/ë/î/ï/ô/û, and a silent
+    /// final "ps"/"ts"/"ds" ("longtemps" 3, "champion" 3, "emmène" 3, "ensemble" 2, "maman" 1).
+    static func graphemeDifficulty(_ w: String) -> Int {
+        let c = Array(w)
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u", "y", "é"]
+        var n = 0
+        if w.hasPrefix("emm") || w.hasPrefix("enn") { n += 1 }
+        for k in c.indices {
+            // The silent "-ent" of a verb ("chantent") is not a nasal vowel.
+            if c[k] == "n", k == c.count - 2, c.count >= 5, w.hasSuffix("ent") { continue }
+            if c[k] == "m" || c[k] == "n", k > 0, vowels.contains(c[k - 1]) {
+                let next: Character? = k + 1 < c.count ? c[k + 1] : nil
+                if next == nil || (!vowels.contains(next!) && next != "m" && next != "n" && next != "h") { n += 1 }
+            }
+            if k > 0, c[k] == c[k - 1], "bcdfglmnprstz".contains(c[k]) { n += 1 }
+            if "èêëîïôû".contains(c[k]) { n += 1 }
+        }
+        for g in ["ch", "ph", "gn", "qu", "ill"] { n += w.components(separatedBy: g).count - 1 }
+        if w.count >= 4, w.hasSuffix("ps") || w.hasSuffix("ts") || w.hasSuffix("ds") { n += 1 }
+        return n
+    }
+
+    /// Whether a word is beyond a CP child in the first months (`graphie_cp`, Docs/domain.md §3): a
+    /// nasal written with m before b, p or m (the CP skill `m_devant_m_b_p`) in a word of six
+    /// letters or more that has another difficult grapheme ("ensemble", "embrasse", "longtemps",
+    /// "champion", "emmène", "chambre"). The skill's simple words pass: "jambe", "tombe", "lampe",
+    /// "pompier", "temps", "décembre"; so do "pomme", "enfant", "chanson".
+    static func tooComplexForCP(_ w: String) -> Bool {
+        w.count >= 6 && hasNasalM(w) && graphemeDifficulty(w) >= 2
+    }
+
+    /// A nasal vowel written with "m" before "b", "p" or "m" ("ensemble", "champion",
+    /// "longtemps", "emmène", "tomber", "jambe"): the skill `m_devant_m_b_p`
+    /// (Docs/trap-sites.md). A double "m" counts only as the nasal "emm" at the start of a word
+    /// ("emmener", "emmêler"), not in "pomme" or "comme".
+    static func hasNasalM(_ w: String) -> Bool {
+        let c = Array(w)
+        guard c.count >= 3 else { return false }
+        for k in 1..<(c.count - 1) where c[k] == "m" {
+            let before = c[k - 1], after = c[k + 1]
+            if "aeiouy".contains(before), after == "b" || after == "p" { return true }
+            if before == "e", after == "m", k == 1 { return true }
+        }
+        return false
+    }
+
+    /// The highest Lexique lemma frequency of the lemmas Hunspell gives a word (`st:` fields of
+    /// its analyses); 0 when it gives none Lexique knows as a lemma.
+    func hunspellLemmaFrequency(_ w: String) -> Float {
+        var best: Float = 0
+        for analysis in spelling.analyze(w) {
+            for field in analysis.split(separator: " ") where field.hasPrefix("st:") {
+                let lemma = String(field.dropFirst(3))
+                for e in lexicon.entries(for: lemma) where e.lemma == lemma { best = max(best, e.lemmaFrequency) }
+            }
+        }
+        return best
     }
 }

@@ -105,8 +105,8 @@ public final class Validator: @unchecked Sendable {
         var out: [Finding] = []
         out += vocabulaire(analysis, plan)
         out += temps(analysis, plan)
-        out += longueur(analysis, plan)
-        out += registre(analysis, draft)
+        out += longueur(analysis, plan) + style(analysis, plan)
+        out += registre(analysis, draft) + expressions(analysis)
         out += competences(analysis, plan)
         out += prenom(analysis, plan)
         out += momentStep(analysis, plan)
@@ -127,7 +127,7 @@ public final class Validator: @unchecked Sendable {
     }
 
     func givenWords(_ plan: DictationPlan) -> Set<String> {
-        var given = Validator.allStandardGivenWords
+        var given = Validator.allStandardGivenWords.union(Validator.kindGivenWords(plan.moment))
         for w in phraseWords(plan.moment.phrase) { given.insert(w) }
         for w in plan.givenWords { given.insert(Tokenizer.normalize(w)) }
         for n in names(of: plan) { given.insert(Tokenizer.normalize(n)) }
