@@ -37,20 +37,63 @@ extension Validator {
         }
     }
 
-    func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+    /// The words of a text outside the grade's vocabulary band (Lexique 3.83 frequency under
+    /// `GradeNorms.minimumLemmaFrequency`, or not in Lexique), by token index: those the check lets
+    /// through only because they are "mots donnés" (`given`), and the others (`rare`). Elided
+    /// forms, common hyphenated words and misspelt words (reported by `orthographe_grammaire`)
+    /// are in neither list.
+    func outsideBand(_ a: TextAnalysis, _ plan: DictationPlan) -> (given: [Int], rare: [Int]) {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var rare: [String] = []
-        for t in a.tagged where t.token.kind == .word {
+        var out: (given: [Int], rare: [Int]) = ([], [])
+        for (i, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
             let w = t.normalized
-            if given.contains(w) || t.token.isElided { continue }
+            let isGiven = given.contains(w)
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
-            if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
+            if !isGiven, t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
             let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
-            if t.entries.isEmpty || frequency < norms.minimumLemmaFrequency {
-                if !rare.contains(t.token.text) { rare.append(t.token.text) }
-            }
+            guard t.entries.isEmpty || frequency < norms.minimumLemmaFrequency else { continue }
+            if isGiven { out.given.append(i) } else { out.rare.append(i) }
+        }
+        return out
+    }
+
+    /// The "mots donnés" of a draft: the words written on the board before the dictation
+    /// (Docs/domain.md §3), each once, in text order: the child's and the friend's first names,
+    /// the moment's words (the content words of its phrase) and the plan's given words as they
+    /// appear in the text, and every other word of the text that the `vocabulaire` step lets
+    /// through only because it is given (a family word or a word of children's everyday life of
+    /// `mots-donnes.txt` under the grade's frequency band). One rule for the check and the sheet.
+    /// - Parameters:
+    ///   - draft: the text (its title is not read).
+    ///   - plan: the child (name, grade: the frequency band) and the moment.
+    /// - Returns: the words as written in the text, lower case except proper nouns
+    ///   (`["Léa", "goûter", "anniversaire"]`); empty when none.
+    /// - Warning: the list holds the child's first name; show it to the family, never log it.
+    public func motsDonnes(draft: Draft, plan: DictationPlan) -> [String] {
+        let a = TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan))
+        let names = Set(names(of: plan).map(Tokenizer.normalize))
+        let chosen = Set(phraseWords(plan.moment.phrase)).union(plan.givenWords.map(Tokenizer.normalize))
+        let aboveBand = Set(outsideBand(a, plan).given)
+        let functionWords: Set<WordClass> = [.determiner, .subjectPronoun, .objectPronoun, .preposition, .conjunction, .negation,
+                                             .punctuation, .number]
+        var seen = Set<String>()
+        var out: [String] = []
+        for (i, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
+            let w = t.normalized
+            let isName = names.contains(w)
+            guard isName || aboveBand.contains(i) || (chosen.contains(w) && !functionWords.contains(t.wordClass)) else { continue }
+            guard seen.insert(w).inserted else { continue }
+            out.append(isName || t.wordClass == .properNoun ? t.token.text : t.token.text.lowercased())
+        }
+        return out
+    }
+
+    func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        var rare: [String] = []
+        for i in outsideBand(a, plan).rare where !rare.contains(a.tagged[i].token.text) {
+            rare.append(a.tagged[i].token.text)
         }
         guard !rare.isEmpty else { return [] }
         let list = rare.map { "« \($0) »" }.joined(separator: ", ")
