@@ -226,7 +226,7 @@ extension DictationSheet {
     static let noGivenWord = "Mots donnés : aucun."
 
     /// How to dictate, the way teachers do (Éduscol, "La dictée", cycle 2 and 3 guidance).
-    static let howToDictate = "Pour dicter : lire tout le texte une fois ; puis dicter par groupes de mots, chaque groupe lu deux fois ; relire enfin tout le texte, puis l'enfant se relit."
+    static let howToDictate = "Pour dicter : lire d'abord tout le texte ; dicter ensuite par groupes de mots, chaque groupe lu deux fois ; relire tout le texte ; puis l'enfant se relit."
 
     /// The left margin of the screen view.
     static let margin = "  "
@@ -270,13 +270,27 @@ extension DictationSheet {
     }
 
     /// One line cut at spaces into lines of at most `width` columns (a longer word stays whole):
-    /// the first starts with `indent`, the others with `hanging`.
+    /// the first starts with `indent`, the others with `hanging`. French typography: a line never
+    /// ends with `«` nor starts with `»`, `:`, `;`, `!` or `?`.
     static func wrap(_ line: String, width: Int, indent: String, hanging: String) -> [String] {
+        var words: [String] = []
+        var glueNext = false
+        for raw in line.split(separator: " ", omittingEmptySubsequences: true) {
+            let word = String(raw)
+            if glueNext, let last = words.popLast() {
+                words.append(last + " " + word)
+            } else if !words.isEmpty, ["»", ":", ";", "!", "?"].contains(word) {
+                words[words.count - 1] += " " + word
+            } else {
+                words.append(word)
+            }
+            glueNext = word == "«"
+        }
         var lines: [String] = []
         var current = indent
         var used = visibleWidth(indent)
         var empty = true
-        for word in line.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in words {
             let w = visibleWidth(String(word))
             if !empty, used + 1 + w > width {
                 lines.append(current)

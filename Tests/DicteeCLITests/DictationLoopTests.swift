@@ -23,6 +23,8 @@ struct DictationLoopTests {
         .init(name: "loop_08_show", arguments: ["--state", "$STATE", "show", "3"], status: 0),
         .init(name: "loop_09_show_sheet", arguments: ["--state", "$STATE", "show", "3", "--sheet"], status: 0),
         .init(name: "loop_10_show_html", arguments: ["--state", "$STATE", "show", "3", "--html", "$DIR/dictee-3.html"], status: 0),
+        .init(name: "loop_10b_show_json", arguments: ["--state", "$STATE", "show", "3", "--json"], status: 0),
+        .init(name: "loop_10c_show_two_modes", arguments: ["--state", "$STATE", "show", "3", "--json", "--sheet"], status: 64),
         .init(name: "loop_11_grade_not_picked", arguments: ["--state", "$STATE", "grade", "1", "--missed", "none"] + now, status: 65),
         .init(name: "loop_12_grade_out_of_range", arguments: ["--state", "$STATE", "grade", "3", "--missed", "99"] + now, status: 64),
         .init(name: "loop_13_grade", arguments: ["--state", "$STATE", "grade", "3", "--missed", "2,6"] + now, status: 0),

@@ -42,7 +42,7 @@ extension Dictee {
             let output = context.output
             if let path = arguments.values["html"], path.isEmpty { throw .usage("--html needs a file path") }
             let modes = [arguments.values["html"] != nil, arguments.flags.contains("sheet"), arguments.flags.contains("json")]
-            if modes.filter({ $0 }).count > 1 { throw .usage("--sheet, --html and --json are one of a kind: give one of them") }
+            if modes.filter({ $0 }).count > 1 { throw .usage("give only one of --sheet, --html and --json") }
             let (store, dictation, child, zone) = try DeskOptions.openDictation(arguments, context, command: "show")
             if arguments.flags.contains("sheet") {
                 output.write(Desk.sheet(dictation, child: child, zone: zone).cleanCopy())
