@@ -12,7 +12,9 @@ import French
 /// - **How many**: per skill at most the plan's density (trap sites per sentence, the value the
 ///   plan recorded, `DictationRecord.density`) × the text's sentences, rounded down, at least 1.
 /// - **Which**: spread over the text: when a skill has more sites than allowed, the kept ones are
-///   evenly spaced along its sites in text order (the first, the last and between).
+///   evenly spaced along its sites in text order (the first, the last and between), taken among
+///   the first site of each different word when there are enough of them (a name three times is
+///   one capital to learn).
 ///
 /// Sentence-final punctuation is never a site (`TrapAnalyzer`, Docs/trap-sites.md): the
 /// `majuscule_ponctuation` sites are the sentence starts, the proper nouns and the day and month
@@ -35,7 +37,11 @@ public enum SiteSelection {
         let cap = perSkill(text: text, density: density)
         var kept: [TrapSite] = []
         for skill in skills {
-            kept += spread(all.filter { $0.skill == skill }, keeping: cap)
+            let mine = all.filter { $0.skill == skill }
+            // Different words first ("Léa" once rather than three times) when there are enough.
+            var words = Set<String>()
+            let distinct = mine.filter { words.insert($0.word.lowercased()).inserted }
+            kept += spread(distinct.count >= cap ? distinct : mine, keeping: cap)
         }
         return kept.sorted { ($0.start, $0.skill) < ($1.start, $1.skill) }
     }

@@ -30,6 +30,17 @@ import Testing
         #expect(SiteSelection.spread(sites, keeping: 12).count == 9)
     }
 
+    @Test func differentWordsFirstWhenThereAreEnough() {
+        let text = "Léa nage. Léa plonge. Tom rit. Léa sort. Inès attend."
+        let caps = [("Léa", 0), ("Léa", 10), ("Tom", 22), ("Léa", 31), ("Inès", 41)].map {
+            TrapSite(skill: .majusculePonctuation, start: $0.1, end: $0.1 + $0.0.count, word: $0.0)
+        }
+        // Five sentences, density 0.6: three sites, three different words.
+        #expect(SiteSelection.graded(caps, targets: [.majusculePonctuation], text: text, density: 0.6).map(\.word) == ["Léa", "Tom", "Inès"])
+        // Density 1.0: five sites, more than the three words: every site.
+        #expect(SiteSelection.graded(caps, targets: [.majusculePonctuation], text: text, density: 1.0).count == 5)
+    }
+
     @Test func theTargetsComeFirstThenTheTextsSkillsAtMostThree() {
         let all = [Self.site(.majusculePonctuation, 0), Self.site(.homophonesAA, 5), Self.site(.accordPPEtre, 9),
                    Self.site(.lettresMuettesFinales, 12), Self.site(.homophonesEtEst, 20)]
@@ -51,9 +62,11 @@ import Testing
             let sentences = Int.random(in: 1...9, using: &g)
             let text = (0..<sentences).map { _ in "Léa joue." }.joined(separator: " ")
             let count = Int.random(in: 0...40, using: &g)
+            var seen = Set<String>()
             let all = (0..<count).map { _ in
                 Self.site(skills.randomElement(using: &g)!, Int.random(in: 0..<text.unicodeScalars.count, using: &g))
-            }.sorted { ($0.start, $0.skill) < ($1.start, $1.skill) }
+            }.filter { seen.insert("\($0.skill.rawValue)@\($0.start)").inserted }
+            .sorted { ($0.start, $0.skill) < ($1.start, $1.skill) }
             let targets = (0..<Int.random(in: 0...6, using: &g)).map { _ in skills.randomElement(using: &g)! }
             let density = Double.random(in: Planner.densityRange, using: &g)
             let kept = SiteSelection.graded(all, targets: targets, text: text, density: density)
@@ -65,6 +78,7 @@ import Testing
                 #expect(targets.contains(skill))
                 let available = all.filter { $0.skill == skill }.count
                 #expect(mine.count == min(available, max(1, cap)))
+                #expect(Set(mine.map(\.start)).count == mine.count, "no site twice")
             }
             #expect(kept.allSatisfy { k in all.contains(k) })
             #expect(kept.map(\.start) == kept.map(\.start).sorted())
@@ -104,7 +118,7 @@ import Testing
         let all = validator.sites(of: Draft(text: text), plan: DictationPlan(child: lea, moment: sortie, targets: [.accordPPEtre]))
         let kept = SiteSelection.graded(all, targets: [.accordPPEtre, .majusculePonctuation], text: text, density: 1.0)
         #expect(kept.filter { $0.skill == .accordPPEtre }.map(\.word) == ["allée", "arrivée"])
-        // Four capitals for three sentences: three kept, the first, the last and one between.
-        #expect(kept.filter { $0.skill == .majusculePonctuation }.map(\.word) == ["Mercredi", "Elle", "Elle"])
+        // Four capitals, three different words, three sentences: each word once.
+        #expect(kept.filter { $0.skill == .majusculePonctuation }.map(\.word) == ["Mercredi", "Léa", "Elle"])
     }
 }
