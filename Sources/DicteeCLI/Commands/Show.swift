@@ -4,8 +4,11 @@ import Foundation
 import Household
 
 extension Dictee {
-    /// `dictee show ID [--sheet] [--html PATH]`: a dictation for the parent to read aloud, its trap
-    /// sites marked and listed; a clean copy for the child's correction; or a printable A4 page.
+    /// `dictee show ID [--sheet | --html PATH | --json]`: a dictation for the parent to read aloud
+    /// (whose it is and its day, the mots donnés, how to dictate, the trap sites marked and listed);
+    /// a clean copy for the child's correction; a printable A4 page; or the same as JSON.
+    /// Exit status: 0 shown, 64 usage (two modes at once, an unknown dictation), 69 the lexicon or
+    /// the French dictionary is missing (the mots donnés need them; `--sheet` does not).
     struct Show: Command {
         static let name = "show"
         static let summary = "a dictation to read aloud (trap sites marked), a clean copy, or an A4 page"
