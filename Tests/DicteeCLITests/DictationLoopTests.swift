@@ -93,6 +93,25 @@ struct DictationLoopTests {
         }
     }
 
+    /// What the parent is shown and what `grade` numbers are the same sites: the read-aloud list,
+    /// the A4 page's list, `show --json` and the range `grade` accepts (the golden files of one run).
+    @Test("show, the A4 page, show --json and grade number the same sites")
+    func theSameSitesEverywhere() throws {
+        let golden = repositoryRoot.appendingPathComponent("Fixtures/golden")
+        func read(_ name: String) throws -> String { try String(contentsOf: golden.appendingPathComponent(name), encoding: .utf8) }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try read("loop_10b_show_json.stdout").utf8)) as? [String: Any])
+        let sites = try #require(json["sites"] as? [[String: Any]])
+        let words = sites.compactMap { $0["word"] as? String }
+        #expect(!words.isEmpty && !words.contains { [".", "!", "?"].contains($0) })
+        let screen = try read("loop_08_show.stdout").split(separator: "\n").filter { $0.contains(" — ") && !$0.contains("Dictée du") }
+        #expect(screen.count == sites.count)
+        for (line, word) in zip(screen, words) { #expect(line.contains(" " + word + " — "), "\(line)") }
+        #expect(try read("loop_show.html").components(separatedBy: "<li>").count - 1 == sites.count)
+        #expect(try read("loop_12_grade_out_of_range.stderr").contains("numbered 1 to \(sites.count)\n"))
+        let given = try #require(json["mots_donnes"] as? [String])
+        #expect(try read("loop_08_show.stdout").contains("Mots donnés : " + given.joined(separator: ", ")))
+    }
+
     @Test("the score detector itself finds scores")
     func detector() {
         for text in ["3/10", "3 / 10", "Score : 4", "moyenne 12", "80 %", "2 sur 5", "7 points", "3 out of 4"] {
