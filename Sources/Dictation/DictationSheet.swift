@@ -139,7 +139,7 @@ public struct DictationSheet: Sendable, Hashable {
     /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one says whose dictation it is and
     /// its date (`Léa — Dictée du samedi 28 novembre`), then has the title and the text in large
     /// type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
-    /// starts on a new printed page, for the parent: the child, grade, moment and date, the mots
+    /// starts on a new printed page, for the parent: the same heading, grade and moment, the mots
     /// donnés to write on the board, how to dictate, the text with the trap sites in `<mark>`
     /// followed by `<sup>` numbers, and the numbered trap list as an `<ol>` (same lines as
     /// ``readAloud(color:)``). All text is HTML-escaped (`& < > " '`).
@@ -198,7 +198,7 @@ public struct DictationSheet: Sendable, Hashable {
         </div>
         <section class="parent">
         <h2>Pour le parent : les pièges à vérifier</h2>
-        <p class="meta">\(e(metaLine))</p>
+        <p class="meta">\(e(heading + " · " + metaLine))</p>
         \(given)<p class="dicter">\(e(Self.howToDictate))</p>
         <div class="marque">
         \(marked)

@@ -262,7 +262,7 @@ import Testing
         #expect(h.contains("<section class=\"parent\">\n<h2>Pour le parent : les pièges à vérifier</h2>"))
         #expect(h.contains("<p>Léa a mis son maillot.</p>\n<p>Elle a nagé.</p>"))
         #expect(h.contains("<p>Léa <mark>a</mark><sup>1</sup> mis <mark>son</mark><sup>2˒3</sup> maillot.</p>\n<p>Elle a nagé.</p>"))
-        #expect(h.contains("<p class=\"meta\">CE1 · la sortie piscine</p>"))
+        #expect(h.contains("<p class=\"meta\">Léa — Dictée du samedi 28 novembre · CE1 · la sortie piscine</p>"))
         // Page 1 says whose dictation it is and its date; the parent's part has the mots donnés
         // and how to dictate before the marked text.
         #expect(h.contains("<body>\n<p class=\"qui\">Léa — Dictée du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
