@@ -147,8 +147,8 @@ public enum Desk {
         let time: MomentTime = CardChoice.isUpcoming(candidate, now: now) ? .upcoming : .past
         guard let result = session.write(plan, time: time, recentlyUsed: recentTexts) else { return nil }
         if result.fromLibrary, let id = result.origin.split(separator: ":").last { recentTexts.insert(String(id)) }
-        // What the parent grades (SiteSelection): at most 3 skills, the planner's targets the text
-        // exercises first, then the skills the text was written for; per skill at most the density's share.
+        // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
+        // the text exercises first, then the skills the text was written for.
         let all = session.checker.sites(of: result.draft, plan: result.plan)
         let sites = SiteSelection.graded(all, targets: plan.targets + result.plan.targets, text: result.draft.text, density: plan.density)
         var new = DictationRecord(
