@@ -99,7 +99,7 @@ extension Library {
         for label in labels { moments.append((label, kinds(of: label))) }
         var out: [LibraryRendering] = []
         for text in texts {
-            let dates = Library.sampleDates(for: text.time)
+            let dates = Library.sampleDates(for: text.time).filter { !(text.tellsEnd && $0.isGoingOn) }
             var turn = 0
             for (moment, kinds) in moments where text.fits(kinds) {
                 // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a

@@ -26,7 +26,7 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpectedLine(file: String, line: Int)
     /// A `fits:` kind that no phrase of `moment-kinds.tsv` has (and not `general`).
     case unknownKind(String, file: String, line: Int)
-    /// `time:` is not past, coming or any.
+    /// `time:` is not past, coming or any (or `ends:` not yes or no).
     case unknownTime(String, file: String, line: Int)
     /// A malformed line of `moment-kinds.tsv`, or a phrase listed twice.
     case malformedKinds(file: String, line: Int)
@@ -62,7 +62,7 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownKind(let kind, let file, let line):
             "\(file):\(line): no phrase of moment-kinds.tsv has the kind '\(kind)'"
         case .unknownTime(let value, let file, let line):
-            "\(file):\(line): unknown time '\(value)'; use past, coming or any"
+            "\(file):\(line): unknown value '\(value)'; time: is past, coming or any, ends: is yes or no"
         case .malformedKinds(let file, let line):
             "\(file):\(line): expected 'phrase<TAB>kind,kind' with a phrase listed once"
         case .missingResource(let name):
@@ -113,6 +113,9 @@ public struct LibraryText: Sendable, Hashable {
     public let kinds: Set<String>
     /// When the text tells the moment (`time:`): after it, before it, or either.
     public let time: TextTime
+    /// Whether the text tells the moment's end (`ends: yes`: coming back from holidays): never
+    /// served while a moment of several days is going on.
+    public let tellsEnd: Bool
     /// The template as written, lines joined with one space.
     public let template: String
     private let segments: [Segment]
@@ -144,13 +147,14 @@ public struct LibraryText: Sendable, Hashable {
     /// - Parameters:
     ///   - file: the file name for error messages; `line`: the template's first line.
     /// - Throws: `LibraryError.unknownMark` or `.unbalancedBrace`.
-    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, time: TextTime = .any, template: String,
-                file: String = "<text>", line: Int = 1) throws(LibraryError) {
+    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, time: TextTime = .any, tellsEnd: Bool = false,
+                template: String, file: String = "<text>", line: Int = 1) throws(LibraryError) {
         self.id = id
         self.grade = grade
         self.skills = skills
         self.kinds = kinds
         self.time = time
+        self.tellsEnd = tellsEnd
         self.template = template
         self.segments = try Self.parse(template, file: file, line: line)
     }
@@ -324,7 +328,7 @@ public struct Library: Sendable {
             for (skill, line) in skills where !skill.isTaught(at: grade) {
                 throw .skillNotTaught(skill, grade, file: file, line: line)
             }
-            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds, time: time,
+            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds, time: time, tellsEnd: b.ends ?? false,
                                          template: b.template.joined(separator: " "), file: file, line: templateLine))
         }
 
@@ -368,6 +372,10 @@ public struct Library: Sendable {
                     guard b.time == nil else { throw .duplicateField("time", file: file, line: number) }
                     guard let t = TextTime(rawValue: value) else { throw .unknownTime(value, file: file, line: number) }
                     b.time = t
+                case .ends:
+                    guard b.ends == nil else { throw .duplicateField("ends", file: file, line: number) }
+                    guard ["yes", "no"].contains(value) else { throw .unknownTime(value, file: file, line: number) }
+                    b.ends = value == "yes"
                 }
                 block = b
                 continue
@@ -384,7 +392,7 @@ public struct Library: Sendable {
         self.topics = [:]
     }
 
-    private enum Field: String { case grade, skills, fits, time }
+    private enum Field: String { case grade, skills, fits, time, ends }
 
     private struct Block {
         var id: String
@@ -393,6 +401,7 @@ public struct Library: Sendable {
         var skills: [(SkillID, Int)]?
         var kinds: Set<String>?
         var time: TextTime?
+        var ends: Bool?
         var template: [String] = []
         var templateLine: Int?
     }
