@@ -28,6 +28,13 @@ public struct DictationSheet: Sendable, Hashable {
     public var moment: String
     /// The date, already formatted for display, e.g. `samedi 28 novembre 2026`.
     public var date: String
+    /// The moment's day without the year, e.g. `samedi 28 novembre`: page 1 says
+    /// `Léa — Dictée du samedi 28 novembre`. Empty: `date` is used.
+    public var day: String
+    /// The "mots donnés" to write on the board before dictating, in text order
+    /// (`Validator.motsDonnes(draft:plan:)`): names, the moment's words, words above the grade.
+    /// `nil` when they were not computed (the grading view): the line is left out.
+    public var motsDonnes: [String]?
 
     /// A sheet for one stored dictation.
     /// - Parameters:
@@ -38,7 +45,11 @@ public struct DictationSheet: Sendable, Hashable {
     ///   - child: the child the dictation is for.
     ///   - moment: the canonical moment phrase, e.g. `la sortie piscine`.
     ///   - date: the date formatted for display, e.g. `samedi 28 novembre 2026`.
-    public init(id: Int64, title: String, text: String, sites: [TrapSite], child: Child, moment: String, date: String) {
+    ///   - day: the date without the year, e.g. `samedi 28 novembre` (empty: `date` is used).
+    ///   - motsDonnes: the words to write on the board before dictating, in text order; `nil`
+    ///     leaves the line out.
+    public init(id: Int64, title: String, text: String, sites: [TrapSite], child: Child, moment: String, date: String,
+                day: String = "", motsDonnes: [String]? = nil) {
         self.id = id
         self.title = title
         self.text = text
@@ -46,24 +57,61 @@ public struct DictationSheet: Sendable, Hashable {
         self.child = child
         self.moment = moment
         self.date = date
+        self.day = day
+        self.motsDonnes = motsDonnes
     }
 
-    /// The text for the parent to read aloud, trap sites marked, with the title and the numbered
-    /// trap list.
+    /// The text for the parent to read aloud, trap sites marked, with whose dictation it is, the
+    /// words to give, how to dictate and the numbered trap list.
     ///
-    /// Shape, one item per line: the title; `Léa · CE1 · la sortie piscine · samedi 28 novembre 2026`;
-    /// a blank line; the text with each marked span in brackets followed by its numbers in
-    /// superscript digits (`Léa [a]¹ mis [son]² maillot.`), overlapping or identical spans merged
-    /// into one bracket over their union with ascending numbers joined by `˒` (`[sont]³˒⁴`); a blank
-    /// line; one line per site (`¹ a — homophones a / à : « a », pas « à »`). Ends with a newline.
-    /// Control characters in the title and text (other than line feed and tab) are dropped, so the
-    /// output cannot drive the terminal.
+    /// Shape, with a left margin of two spaces and lines wrapped at ``screenWidth`` columns (a
+    /// wrapped line goes on under its first word): `Léa — Dictée du samedi 28 novembre`; the title;
+    /// `CE1 · la sortie piscine`; a blank line; `Mots donnés : Léa, piscine, maillot` (or
+    /// ``noGivenWord``; no line when ``motsDonnes`` is `nil`); the ``howToDictate`` line; a blank line; the text, indented by four
+    /// spaces, with each marked span in brackets followed by its numbers in superscript digits
+    /// (`Léa [a]¹ mis [son]² maillot.`), overlapping or identical spans merged into one bracket
+    /// over their union with ascending numbers joined by `˒` (`[sont]³˒⁴`); a blank line; one line
+    /// per site (`¹ a — homophones a / à : « a », pas « à »`). Ends with a newline. Control
+    /// characters in the title and text (other than line feed and tab) are dropped, so the output
+    /// cannot drive the terminal.
     /// - Parameters:
     ///   - color: `true` for ANSI escapes (marked spans bold and underlined, numbers in cyan);
     ///     `false` for plain text without a single escape character. The caller decides (TTY, no
     ///     `NO_COLOR`).
     /// - Returns: the sheet as lines of text, ending with `"\n"`.
     public func readAloud(color: Bool) -> String {
+        let cyan = color ? "\u{1B}[36m" : ""
+        let reset = color ? "\u{1B}[0m" : ""
+        let safe = Self.terminalSafe
+        var out = ""
+        func add(_ line: String, indent: String = Self.margin, hanging: String = Self.margin + "  ") {
+            out += Self.wrap(line, width: Self.screenWidth, indent: indent, hanging: hanging).joined(separator: "\n") + "\n"
+        }
+        add(safe(heading))
+        add(safe(title))
+        add(safe(metaLine))
+        out += "\n"
+        if motsDonnes != nil { add(safe(givenWordsLine)) }
+        add(Self.howToDictate)
+        out += "\n"
+        for paragraph in markedText(color: color).split(separator: "\n", omittingEmptySubsequences: false) {
+            add(String(paragraph), indent: Self.margin + Self.margin, hanging: Self.margin + Self.margin)
+        }
+        out += "\n"
+        if sites.isEmpty {
+            add(Self.noTrap)
+        }
+        for (i, site) in sites.enumerated() {
+            add(cyan + Self.superscript([i + 1]) + reset + " " + safe(Self.describe(site)))
+        }
+        return out
+    }
+
+    /// The text with its trap sites in brackets and numbered, not wrapped: the body of
+    /// ``readAloud(color:)`` (paragraphs separated by `"\n"`, control characters dropped).
+    /// - Parameter color: ANSI escapes (bold and underlined spans, cyan numbers) or none.
+    /// - Returns: the marked text, without a final newline.
+    public func markedText(color: Bool) -> String {
         let bold = color ? "\u{1B}[1;4m" : ""
         let cyan = color ? "\u{1B}[36m" : ""
         let reset = color ? "\u{1B}[0m" : ""
@@ -76,14 +124,7 @@ public struct DictationSheet: Sendable, Hashable {
                 body += "[" + bold + shown + reset + "]" + cyan + Self.superscript(piece.numbers) + reset
             }
         }
-        var out = Self.terminalSafe(title) + "\n" + Self.terminalSafe(metaLine) + "\n\n" + body + "\n\n"
-        if sites.isEmpty {
-            out += Self.noTrap + "\n"
-        }
-        for (i, site) in sites.enumerated() {
-            out += cyan + Self.superscript([i + 1]) + reset + " " + Self.terminalSafe(Self.describe(site)) + "\n"
-        }
-        return out
+        return body
     }
 
     /// A clean copy for the child's correction afterwards: title and text only, no marks, no list.
@@ -95,11 +136,13 @@ public struct DictationSheet: Sendable, Hashable {
 
     /// A printable A4 HTML page.
     ///
-    /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one has the title and the text in
-    /// large type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
-    /// starts on a new printed page, for the parent: the child, grade, moment and date, the text
-    /// with the trap sites in `<mark>` followed by `<sup>` numbers, and the numbered trap list as
-    /// an `<ol>` (same lines as ``readAloud(color:)``). All text is HTML-escaped (`& < > " '`).
+    /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one says whose dictation it is and
+    /// its date (`Léa — Dictée du samedi 28 novembre`), then has the title and the text in large
+    /// type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
+    /// starts on a new printed page, for the parent: the same heading, grade and moment, the mots
+    /// donnés to write on the board, how to dictate, the text with the trap sites in `<mark>`
+    /// followed by `<sup>` numbers, and the numbered trap list as an `<ol>` (same lines as
+    /// ``readAloud(color:)``). All text is HTML-escaped (`& < > " '`).
     ///
     /// - Warning: the page refers to nothing outside itself (no link, script, font, image or URL), so
     ///   it works offline and opening it never calls out.
@@ -123,6 +166,7 @@ public struct DictationSheet: Sendable, Hashable {
         let list = sites.isEmpty
             ? "<p>" + e(Self.noTrap) + "</p>"
             : "<ol>\n" + sites.map { "<li>" + e(Self.describe($0)) + "</li>" }.joined(separator: "\n") + "\n</ol>"
+        let given = motsDonnes == nil ? "" : "<p class=\"donnes\">" + e(givenWordsLine) + "</p>\n"
         return """
         <!DOCTYPE html>
         <html lang="fr">
@@ -136,7 +180,10 @@ public struct DictationSheet: Sendable, Hashable {
         h2 { font-size: 18pt; margin: 0 0 0.5cm 0; }
         .texte p { font-size: 20pt; line-height: 2; margin: 0 0 0.8em 0; }
         .parent { break-before: page; page-break-before: always; }
+        .qui { font-size: 14pt; margin: 0 0 0.6cm 0; }
         .parent .meta { font-size: 12pt; margin: 0 0 0.6cm 0; }
+        .parent .donnes { font-size: 14pt; border: 1px solid #000; padding: 0.3cm 0.5cm; margin: 0 0 0.4cm 0; }
+        .parent .dicter { font-size: 12pt; margin: 0 0 0.6cm 0; }
         .parent .marque p { font-size: 14pt; line-height: 1.9; margin: 0 0 0.6em 0; }
         .parent ol { font-size: 12pt; line-height: 1.6; }
         mark { background: #fff0a0; font-weight: bold; text-decoration: underline; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
@@ -144,13 +191,15 @@ public struct DictationSheet: Sendable, Hashable {
         </style>
         </head>
         <body>
+        <p class="qui">\(e(heading))</p>
         <h1>\(e(title))</h1>
         <div class="texte">
         \(paragraphs)
         </div>
         <section class="parent">
         <h2>Pour le parent : les pièges à vérifier</h2>
-        <p class="meta">\(e(metaLine))</p>
+        <p class="meta">\(e(heading + " · " + metaLine))</p>
+        \(given)<p class="dicter">\(e(Self.howToDictate))</p>
         <div class="marque">
         \(marked)
         </div>
@@ -173,9 +222,89 @@ extension DictationSheet {
     /// The list line when there is no site.
     static let noTrap = "Aucun piège repéré dans ce texte."
 
-    /// `Léa · CE1 · la sortie piscine · samedi 28 novembre 2026`, empty parts left out.
+    /// The list line when no word is given.
+    static let noGivenWord = "Mots donnés : aucun."
+
+    /// How to dictate, the way teachers do (Éduscol, "La dictée", cycle 2 and 3 guidance).
+    static let howToDictate = "Pour dicter : lire d'abord tout le texte ; dicter ensuite par groupes de mots, chaque groupe lu deux fois ; relire tout le texte ; puis l'enfant se relit."
+
+    /// The left margin of the screen view.
+    static let margin = "  "
+
+    /// The widest line of the screen view, in columns (margin included).
+    static let screenWidth = 78
+
+    /// `Léa — Dictée du samedi 28 novembre`: whose dictation it is and the moment's day.
+    var heading: String {
+        let when = day.isEmpty ? date : day
+        let dictee = when.isEmpty ? "Dictée" : "Dictée du " + when
+        return child.firstName.isEmpty ? dictee : child.firstName + " — " + dictee
+    }
+
+    /// `CE1 · la sortie piscine`, empty parts left out (the date is on the heading).
     var metaLine: String {
-        [child.firstName, child.grade.rawValue, moment, date].filter { !$0.isEmpty }.joined(separator: " · ")
+        [child.grade.rawValue, moment].filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// `Mots donnés : Léa, piscine, maillot` (to write on the board before dictating).
+    var givenWordsLine: String {
+        guard let motsDonnes, !motsDonnes.isEmpty else { return Self.noGivenWord }
+        return "Mots donnés : " + motsDonnes.joined(separator: ", ")
+    }
+
+    /// Columns a string takes on a terminal: its characters, ANSI escape sequences (`ESC [ … m`)
+    /// left out.
+    static func visibleWidth(_ s: String) -> Int {
+        var width = 0
+        var inEscape = false
+        for c in s {
+            if inEscape {
+                if c == "m" { inEscape = false }
+            } else if c == "\u{1B}" {
+                inEscape = true
+            } else {
+                width += 1
+            }
+        }
+        return width
+    }
+
+    /// One line cut at spaces into lines of at most `width` columns (a longer word stays whole):
+    /// the first starts with `indent`, the others with `hanging`. French typography: a line never
+    /// ends with `«` nor starts with `»`, `:`, `;`, `!` or `?`.
+    static func wrap(_ line: String, width: Int, indent: String, hanging: String) -> [String] {
+        var words: [String] = []
+        var glueNext = false
+        for raw in line.split(separator: " ", omittingEmptySubsequences: true) {
+            let word = String(raw)
+            if glueNext, let last = words.popLast() {
+                words.append(last + " " + word)
+            } else if !words.isEmpty, ["»", ":", ";", "!", "?"].contains(word) {
+                words[words.count - 1] += " " + word
+            } else {
+                words.append(word)
+            }
+            glueNext = word == "«"
+        }
+        var lines: [String] = []
+        var current = indent
+        var used = visibleWidth(indent)
+        var empty = true
+        for word in words {
+            let w = visibleWidth(String(word))
+            if !empty, used + 1 + w > width {
+                lines.append(current)
+                current = hanging
+                used = visibleWidth(hanging)
+                empty = true
+            }
+            if !empty { current += " "; used += 1 }
+            current += word
+            used += w
+            empty = false
+        }
+        lines.append(empty ? "" : current)
+        return lines
     }
 
     /// The text cut into unmarked runs and marked spans, in order. Sites with an empty range or one

@@ -33,7 +33,7 @@ extension Library {
     /// after five failed attempts): a text of the child's grade that fits the moment's kinds
     /// (`kinds(of:)`: a label's kind and `general`) and whose `time:` suits the moment's
     /// (`plan.date`: a past moment gets `past` and `any` texts, an upcoming one `coming` and
-    /// `any`); among them, first one the child has not had (`used`), else the one had longest
+    /// `any`; a moment of several days going on no text that tells its end, `ends: yes`); among them, first one the child has not had (`used`), else the one had longest
     /// ago; then the one sharing the most targets with the plan; ties by id. The rendering (with
     /// the moment's day) is validated with the text's own skills as targets (3 sites each, as
     /// the library proof requires) and the plan's child, moment and date; a text whose rendering
@@ -50,7 +50,7 @@ extension Library {
         var rendered: [String: String] = [:]
         let fitting = texts(for: plan.grade, fitting: plan.moment).filter { text in
             guard let date = plan.date else { return !text.namesDay }
-            return text.time.suits(date.time)
+            return text.time.suits(date.time) && !(text.tellsEnd && date.isGoingOn)
         }
         for text in fitting {
             guard let r = try? text.render(firstName: plan.child.firstName, gender: plan.child.gender, moment: plan.moment, date: plan.date) else { continue }

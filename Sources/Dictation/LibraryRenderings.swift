@@ -87,7 +87,7 @@ extension Library {
     {
         var moments: [(MomentPhrase, Set<String>)] = []
         for p in phrases {
-            let kinds = kinds(of: p.phrase)
+            let kinds = fittingKinds(of: p.phrase)
             moments.append((MomentPhrase(phrase: p.phrase, grammar: p.grammar), kinds))
             // As the privacy filter renders captured names: "de Jules", "d'Inès" (elision),
             // "chez Jules", "chez mamie".
@@ -99,7 +99,7 @@ extension Library {
         for label in labels { moments.append((label, kinds(of: label))) }
         var out: [LibraryRendering] = []
         for text in texts {
-            let dates = Library.sampleDates(for: text.time)
+            let dates = Library.sampleDates(for: text.time).filter { !(text.tellsEnd && $0.isGoingOn) }
             var turn = 0
             for (moment, kinds) in moments where text.fits(kinds) {
                 // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a

@@ -26,7 +26,7 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
     case unexpectedLine(file: String, line: Int)
     /// A `fits:` kind that no phrase of `moment-kinds.tsv` has (and not `general`).
     case unknownKind(String, file: String, line: Int)
-    /// `time:` is not past, coming or any.
+    /// `time:` is not past, coming or any (or `ends:` not yes or no).
     case unknownTime(String, file: String, line: Int)
     /// A malformed line of `moment-kinds.tsv`, or a phrase listed twice.
     case malformedKinds(file: String, line: Int)
@@ -62,7 +62,7 @@ public enum LibraryError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unknownKind(let kind, let file, let line):
             "\(file):\(line): no phrase of moment-kinds.tsv has the kind '\(kind)'"
         case .unknownTime(let value, let file, let line):
-            "\(file):\(line): unknown time '\(value)'; use past, coming or any"
+            "\(file):\(line): unknown value '\(value)'; time: is past, coming or any, ends: is yes or no"
         case .malformedKinds(let file, let line):
             "\(file):\(line): expected 'phrase<TAB>kind,kind' with a phrase listed once"
         case .missingResource(let name):
@@ -113,6 +113,9 @@ public struct LibraryText: Sendable, Hashable {
     public let kinds: Set<String>
     /// When the text tells the moment (`time:`): after it, before it, or either.
     public let time: TextTime
+    /// Whether the text tells the moment's end (`ends: yes`: coming back from holidays): never
+    /// served while a moment of several days is going on.
+    public let tellsEnd: Bool
     /// The template as written, lines joined with one space.
     public let template: String
     private let segments: [Segment]
@@ -144,13 +147,14 @@ public struct LibraryText: Sendable, Hashable {
     /// - Parameters:
     ///   - file: the file name for error messages; `line`: the template's first line.
     /// - Throws: `LibraryError.unknownMark` or `.unbalancedBrace`.
-    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, time: TextTime = .any, template: String,
-                file: String = "<text>", line: Int = 1) throws(LibraryError) {
+    public init(id: String, grade: Grade, skills: [SkillID], kinds: Set<String>, time: TextTime = .any, tellsEnd: Bool = false,
+                template: String, file: String = "<text>", line: Int = 1) throws(LibraryError) {
         self.id = id
         self.grade = grade
         self.skills = skills
         self.kinds = kinds
         self.time = time
+        self.tellsEnd = tellsEnd
         self.template = template
         self.segments = try Self.parse(template, file: file, line: line)
     }
@@ -289,14 +293,19 @@ public struct Library: Sendable {
     public var texts: [LibraryText]
     /// Canonical phrase without a friend's name (`l'anniversaire`) → its kinds.
     public var phraseKinds: [String: Set<String>]
+    /// Kind → the lemmas a text about a moment of that kind uses, in the file's order
+    /// (`kind-topics.tsv`); kinds
+    /// without a list (activite, sortie, general) are not here.
+    public var topics: [String: [String]]
 
     /// The files of the bundled library, one per grade.
     public static let files = ["cp.txt", "ce1.txt", "ce2.txt", "cm1.txt", "cm2.txt"]
 
     /// A library from texts and phrase kinds.
-    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:]) {
+    public init(texts: [LibraryText], phraseKinds: [String: Set<String>] = [:], topics: [String: [String]] = [:]) {
         self.texts = texts
         self.phraseKinds = phraseKinds
+        self.topics = topics
     }
 
     /// Parses one library file.
@@ -319,7 +328,7 @@ public struct Library: Sendable {
             for (skill, line) in skills where !skill.isTaught(at: grade) {
                 throw .skillNotTaught(skill, grade, file: file, line: line)
             }
-            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds, time: time,
+            texts.append(try LibraryText(id: b.id, grade: grade, skills: skills.map(\.0), kinds: kinds, time: time, tellsEnd: b.ends ?? false,
                                          template: b.template.joined(separator: " "), file: file, line: templateLine))
         }
 
@@ -363,6 +372,10 @@ public struct Library: Sendable {
                     guard b.time == nil else { throw .duplicateField("time", file: file, line: number) }
                     guard let t = TextTime(rawValue: value) else { throw .unknownTime(value, file: file, line: number) }
                     b.time = t
+                case .ends:
+                    guard b.ends == nil else { throw .duplicateField("ends", file: file, line: number) }
+                    guard ["yes", "no"].contains(value) else { throw .unknownTime(value, file: file, line: number) }
+                    b.ends = value == "yes"
                 }
                 block = b
                 continue
@@ -376,9 +389,10 @@ public struct Library: Sendable {
         if let b = block { try finish(b) }
         self.texts = texts
         self.phraseKinds = [:]
+        self.topics = [:]
     }
 
-    private enum Field: String { case grade, skills, fits, time }
+    private enum Field: String { case grade, skills, fits, time, ends }
 
     private struct Block {
         var id: String
@@ -387,6 +401,7 @@ public struct Library: Sendable {
         var skills: [(SkillID, Int)]?
         var kinds: Set<String>?
         var time: TextTime?
+        var ends: Bool?
         var template: [String] = []
         var templateLine: Int?
     }
@@ -427,6 +442,7 @@ public struct Library: Sendable {
             return text
         }
         let kinds = try parseKinds(try read("moment-kinds", "tsv", "Resources"), file: "moment-kinds.tsv")
+        let topics = try MomentTopics.parseTopics(try read("kind-topics", "tsv", "Resources"), file: "kind-topics.tsv")
         let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([generalKind])
         var texts: [LibraryText] = []
         var ids = Set<String>()
@@ -452,7 +468,7 @@ public struct Library: Sendable {
             }
             texts += library.texts
         }
-        return Library(texts: texts, phraseKinds: kinds)
+        return Library(texts: texts, phraseKinds: kinds, topics: topics)
     }
 
     static func line(of id: String, in source: String) -> Int {
@@ -474,10 +490,22 @@ public struct Library: Sendable {
         return best?.kinds ?? []
     }
 
+    /// The kinds a text about a canonical phrase must share: the phrase's kinds that have words
+    /// of their own (`topics`: eau for "la sortie piscine", sport for "le cours de judo"), else
+    /// all its kinds ("la sortie", "la bibliothèque"). So a text that may say nothing of the
+    /// activity (`activite`, `sortie`) serves only the phrases that have nothing more specific,
+    /// and the validator's `moment_sujet` rule, which asks for those words, agrees with the
+    /// library's choice.
+    public func fittingKinds(of phrase: String) -> Set<String> {
+        let listed = kinds(of: phrase)
+        let specific = listed.filter { topics[$0] != nil }
+        return specific.isEmpty ? listed : specific
+    }
+
     /// The texts of a grade that fit a canonical phrase of the whitelist (with or without a
-    /// friend's name), by `kinds(of:)`.
+    /// friend's name), by `fittingKinds(of:)`.
     public func texts(for grade: Grade, fitting phrase: String) -> [LibraryText] {
-        let k = kinds(of: phrase)
+        let k = fittingKinds(of: phrase)
         return texts.filter { $0.grade == grade && $0.fits(k) }
     }
 
@@ -488,13 +516,13 @@ public struct Library: Sendable {
 
     /// The kinds of a moment:
     /// - a parent's label (`moment.kind` set, `LabelPhrase`): its kind and `general`;
-    /// - a canonical phrase of the whitelist: its kinds in `moment-kinds.tsv`, unchanged (its
-    ///   texts are written for it; `general` is not added, so whitelist moments keep the texts
-    ///   proven for them);
+    /// - a canonical phrase of the whitelist: `fittingKinds(of:)`, its kinds in
+    ///   `moment-kinds.tsv` that have words of their own, else all of them (`general` is not
+    ///   added, so whitelist moments keep the texts proven for them);
     /// - any other phrase (a label stored before labels had kinds): `general` only.
     public func kinds(of moment: MomentPhrase) -> Set<String> {
         if let kind = moment.kind { return [kind, Self.generalKind] }
-        let listed = kinds(of: moment.phrase)
+        let listed = fittingKinds(of: moment.phrase)
         return listed.isEmpty ? [Self.generalKind] : listed
     }
 

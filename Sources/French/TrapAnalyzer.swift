@@ -94,10 +94,9 @@ struct Rules {
             var first = true
             for i in s {
                 let t = tokens[i]
-                if t.token.kind == .punctuation {
-                    if t.token.isSentenceFinal { out.append(site(.majusculePonctuation, i)) }
-                    continue
-                }
+                // A full stop, an exclamation or a question mark teaches nothing on paper (it is a
+                // dot to tick): the capitals are the sites (Docs/trap-sites.md).
+                if t.token.kind == .punctuation { continue }
                 if first {
                     first = false
                     out.append(site(.majusculePonctuation, i))

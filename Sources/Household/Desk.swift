@@ -181,12 +181,7 @@ public enum Desk {
         // What the parent grades: at most 3 skills (the planner's bound), the planner's targets
         // the text exercises first, then the skills the text was written for.
         let all = session.checker.sites(of: result.draft, plan: result.plan)
-        var graded: [SkillID] = []
-        for skill in plan.targets + result.plan.targets where graded.count < Planner.maximumTargets
-            && !graded.contains(skill) && all.contains(where: { $0.skill == skill }) {
-            graded.append(skill)
-        }
-        let sites = all.filter { graded.contains($0.skill) }
+        let sites = SiteSelection.graded(all, targets: plan.targets + result.plan.targets, text: result.draft.text, density: plan.density)
         var new = DictationRecord(
             childID: s.childID, eventReference: candidate.key.event, start: candidate.key.start, moment: candidate.moment.phrase,
             title: result.draft.title ?? candidate.moment.capitalized, text: result.draft.text, origin: result.origin,
@@ -340,11 +335,14 @@ public enum Desk {
     }
 
     /// The dictation as the parent and the child see it.
-    public static func sheet(_ d: DictationRecord, child: Child, zone: CalendarZone) -> DictationSheet {
+    /// - Parameter motsDonnes: the words to give (``motsDonnes(_:child:_:validator:)``); `nil`
+    ///   leaves them out (the grading view).
+    public static func sheet(_ d: DictationRecord, child: Child, zone: CalendarZone, motsDonnes: [String]? = nil) -> DictationSheet {
         DictationSheet(
             id: d.id, title: d.title, text: d.text,
             sites: d.sites,
-            child: child, moment: d.moment, date: frenchDate(zone.date(of: d.start)))
+            child: child, moment: d.moment, date: frenchDate(zone.date(of: d.start)),
+            day: frenchDate(zone.date(of: d.start), withYear: false), motsDonnes: motsDonnes)
     }
 
     /// A skill state in French, for parents.

@@ -37,4 +37,20 @@ public enum Validators {
         built = true
         return Validator(lexicon: lexicon, spelling: spelling, grammar: gate, registers: Whitelist.bundledRegisters)
     }
+
+    /// A validator for reading words only (the mots donnés of a sheet): Lexique and Hunspell,
+    /// Grammalecte never started (its step fails every text, so it never validates one).
+    /// - Parameters:
+    ///   - environment: where `Lexicon.locate` looks (`DICTEE_LEXICON`, `XDG_DATA_HOME`, `HOME`).
+    ///   - executable: the running binary, whose checkout's `Data/` is searched.
+    /// - Throws: `HouseholdError.lexiconMissing` or `.validatorUnavailable`.
+    public static func forWords(environment: [String: String], executable: URL? = Bundle.main.executableURL) throws(HouseholdError) -> Validator {
+        guard let url = Lexicon.locate(environment: environment, executable: executable) else { throw .lexiconMissing }
+        let lexicon: Lexicon
+        do { lexicon = try Lexicon(contentsOf: url) } catch { throw .validatorUnavailable("\(error)") }
+        let spelling: SpellChecker
+        do { spelling = try SpellChecker.french() } catch { throw .validatorUnavailable("\(error)") }
+        return Validator(lexicon: lexicon, spelling: spelling, grammar: .unavailable("pas de vérification de grammaire pour lire les mots"),
+                         registers: Whitelist.bundledRegisters)
+    }
 }

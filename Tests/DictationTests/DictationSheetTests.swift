@@ -7,16 +7,29 @@ import Testing
 @Suite struct DictationSheetTests {
     static let lea = Child(firstName: "Léa", gender: .feminine, grade: .ce1)
 
-    static func sheet(title: String = "La sortie piscine", _ text: String, _ sites: [TrapSite]) -> DictationSheet {
+    static func sheet(title: String = "La sortie piscine", _ text: String, _ sites: [TrapSite],
+                      motsDonnes: [String]? = ["Léa", "sortie", "piscine"]) -> DictationSheet {
         DictationSheet(id: 7, title: title, text: text, sites: sites, child: lea,
-                       moment: "la sortie piscine", date: "samedi 28 novembre 2026")
+                       moment: "la sortie piscine", date: "samedi 28 novembre 2026", day: "samedi 28 novembre",
+                       motsDonnes: motsDonnes)
     }
 
-    /// The marked text alone: the part of `readAloud(color: false)` between the header and the list.
-    static func marked(_ s: DictationSheet) -> String {
-        let parts = s.readAloud(color: false).components(separatedBy: "\n\n")
-        return parts.count == 3 ? parts[1] : "unexpected shape: \(parts)"
-    }
+    /// The marked text alone, not wrapped: the body of `readAloud(color: false)`.
+    static func marked(_ s: DictationSheet) -> String { s.markedText(color: false) }
+
+    /// The first lines of every screen view: whose dictation, title, grade and moment, the mots
+    /// donnés and how to dictate (wrapped at 78 columns, two-space margin).
+    static let header = """
+          Léa — Dictée du samedi 28 novembre
+          La sortie piscine
+          CE1 · la sortie piscine
+
+          Mots donnés : Léa, sortie, piscine
+          Pour dicter : lire d'abord tout le texte ; dicter ensuite par groupes de
+            mots, chaque groupe lu deux fois ; relire tout le texte ; puis l'enfant se
+            relit.
+
+        """
 
     static func site(_ skill: SkillID, _ start: Int, _ end: Int, _ word: String,
                      _ choice: String? = nil, _ alternatives: [String] = []) -> TrapSite {
@@ -27,13 +40,11 @@ import Testing
 
     @Test func oneSiteWholeOutput() {
         let s = Self.sheet("Léa a mis son maillot.", [Self.site(.homophonesAA, 4, 5, "a", "a", ["à"])])
-        #expect(s.readAloud(color: false) == """
-            La sortie piscine
-            Léa · CE1 · la sortie piscine · samedi 28 novembre 2026
+        #expect(s.readAloud(color: false) == Self.header + """
 
-            Léa [a]¹ mis son maillot.
+                Léa [a]¹ mis son maillot.
 
-            ¹ a — homophones a / à : « a », pas « à »
+              ¹ a — homophones a / à : « a », pas « à »
 
             """)
     }
@@ -44,15 +55,13 @@ import Testing
             Self.site(.homophonesSonSont, 10, 13, "son", "son", ["sont"]),
             Self.site(.lettresMuettesFinales, 14, 19, "grand"),
         ])
-        #expect(s.readAloud(color: false) == """
-            La sortie piscine
-            Léa · CE1 · la sortie piscine · samedi 28 novembre 2026
+        #expect(s.readAloud(color: false) == Self.header + """
 
-            Léa [a]¹ mis [son]² [grand]³ maillot.
+                Léa [a]¹ mis [son]² [grand]³ maillot.
 
-            ¹ a — homophones a / à : « a », pas « à »
-            ² son — homophones son / sont : « son », pas « sont »
-            ³ grand — lettres muettes finales
+              ¹ a — homophones a / à : « a », pas « à »
+              ² son — homophones son / sont : « son », pas « sont »
+              ³ grand — lettres muettes finales
 
             """)
     }
@@ -132,24 +141,65 @@ import Testing
             Self.site(.lettresMuettesFinales, 3, 3, "vide"),
         ])
         let list = s.readAloud(color: false).components(separatedBy: "\n\n").last
-        #expect(list == "¹ a — homophones a / à : « a », pas « à »\n² loin — lettres muettes finales\n³ vide — lettres muettes finales\n")
+        #expect(list == "  ¹ a — homophones a / à : « a », pas « à »\n  ² loin — lettres muettes finales\n  ³ vide — lettres muettes finales\n")
     }
 
     @Test func severalAlternativesJoinedWithNi() {
         let s = Self.sheet("Il range ces jouets.", [
             Self.site(.homophonesCesSesCestSest, 9, 12, "ces", "ces", ["ses", "c'est"]),
         ])
-        #expect(s.readAloud(color: false).hasSuffix("\n\n¹ ces — homophones ces / ses / c'est / s'est : « ces », pas « ses » ni « c'est »\n"))
+        #expect(s.readAloud(color: false).hasSuffix("\n\n  ¹ ces — homophones ces / ses / c'est / s'est : « ces », pas « ses » ni\n    « c'est »\n"))
     }
 
     @Test func noSiteSaysSo() {
         let s = Self.sheet("Léa nage.", [])
-        #expect(s.readAloud(color: false).hasSuffix("\n\nLéa nage.\n\nAucun piège repéré dans ce texte.\n"))
+        #expect(s.readAloud(color: false).hasSuffix("\n\n    Léa nage.\n\n  Aucun piège repéré dans ce texte.\n"))
     }
 
     @Test func paragraphsKeepTheirLineBreaks() {
         let s = Self.sheet("Léa a nagé.\nTom a plongé.", [Self.site(.homophonesAA, 16, 17, "a", "a", ["à"])])
         #expect(Self.marked(s) == "Léa a nagé.\nTom [a]¹ plongé.")
+        #expect(s.readAloud(color: false).contains("\n\n    Léa a nagé.\n    Tom [a]¹ plongé.\n\n"))
+    }
+
+    // MARK: mots donnés, how to dictate, margins
+
+    @Test func theMotsDonnesLineListsTheWordsOrSaysNone() {
+        let some = Self.sheet("Léa a glissé sur le toboggan.", [], motsDonnes: ["Léa", "toboggan"])
+        #expect(some.readAloud(color: false).contains("\n\n  Mots donnés : Léa, toboggan\n  Pour dicter : "))
+        #expect(some.html().contains("<p class=\"donnes\">Mots donnés : Léa, toboggan</p>"))
+        let none = Self.sheet("Il pleut.", [], motsDonnes: [])
+        #expect(none.readAloud(color: false).contains("\n  Mots donnés : aucun.\n"))
+        // Not computed (the grading view): no line at all, how to dictate stays.
+        let grading = Self.sheet("Il pleut.", [], motsDonnes: nil)
+        #expect(!grading.readAloud(color: false).contains("Mots donnés"))
+        #expect(!grading.html().contains("Mots donnés"))
+        #expect(grading.readAloud(color: false).contains("Pour dicter : "))
+    }
+
+    @Test func theScreenViewHasMarginsAndWrapsAt78Columns() {
+        let long = (0..<30).map { _ in "Léa a nagé." }.joined(separator: " ")
+        let s = Self.sheet(long, [Self.site(.homophonesAA, 4, 5, "a", "a", ["à"])])
+        for colour in [false, true] {
+            for line in s.readAloud(color: colour).split(separator: "\n") {
+                #expect(DictationSheet.visibleWidth(String(line)) <= DictationSheet.screenWidth, "\(line)")
+                #expect(line.hasPrefix("  "), "\(line)")
+            }
+        }
+        let body = s.readAloud(color: false).components(separatedBy: "\n\n")[2]
+        #expect(body.split(separator: "\n").count > 1)
+        #expect(body.split(separator: "\n").allSatisfy { $0.hasPrefix("    ") && !$0.hasPrefix("     ") })
+        // The words are all there, in order, once the lines are joined again.
+        #expect(body.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            == s.markedText(color: false))
+    }
+
+    @Test func theHeadingSaysWhoseDictationAndItsDay() {
+        let s = Self.sheet("Léa nage.", [])
+        #expect(s.readAloud(color: false).hasPrefix("  Léa — Dictée du samedi 28 novembre\n  La sortie piscine\n"))
+        var noDay = s
+        noDay.day = ""
+        #expect(noDay.readAloud(color: false).hasPrefix("  Léa — Dictée du samedi 28 novembre 2026\n"))
     }
 
     // MARK: colour
@@ -212,7 +262,12 @@ import Testing
         #expect(h.contains("<section class=\"parent\">\n<h2>Pour le parent : les pièges à vérifier</h2>"))
         #expect(h.contains("<p>Léa a mis son maillot.</p>\n<p>Elle a nagé.</p>"))
         #expect(h.contains("<p>Léa <mark>a</mark><sup>1</sup> mis <mark>son</mark><sup>2˒3</sup> maillot.</p>\n<p>Elle a nagé.</p>"))
-        #expect(h.contains("Léa · CE1 · la sortie piscine · samedi 28 novembre 2026"))
+        #expect(h.contains("<p class=\"meta\">Léa — Dictée du samedi 28 novembre · CE1 · la sortie piscine</p>"))
+        // Page 1 says whose dictation it is and its date; the parent's part has the mots donnés
+        // and how to dictate before the marked text.
+        #expect(h.contains("<body>\n<p class=\"qui\">Léa — Dictée du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
+        #expect(h.contains("<p class=\"donnes\">Mots donnés : Léa, sortie, piscine</p>\n<p class=\"dicter\">Pour dicter : lire d&#39;abord tout le texte ;"))
+        #expect(h.range(of: "class=\"donnes\"")!.lowerBound > h.range(of: "<section class=\"parent\">")!.lowerBound)
         #expect(h.contains("<ol>\n<li>a — homophones a / à : « a », pas « à »</li>\n<li>son — homophones son / sont : « son », pas « sont »</li>\n<li>son — accord sujet-verbe</li>\n</ol>"))
         // The parent's part comes after the child's text.
         let child = h.range(of: "<div class=\"texte\">")!, parent = h.range(of: "<section class=\"parent\">")!

@@ -23,6 +23,8 @@ struct DictationLoopTests {
         .init(name: "loop_08_show", arguments: ["--state", "$STATE", "show", "3"], status: 0),
         .init(name: "loop_09_show_sheet", arguments: ["--state", "$STATE", "show", "3", "--sheet"], status: 0),
         .init(name: "loop_10_show_html", arguments: ["--state", "$STATE", "show", "3", "--html", "$DIR/dictee-3.html"], status: 0),
+        .init(name: "loop_10b_show_json", arguments: ["--state", "$STATE", "show", "3", "--json"], status: 0),
+        .init(name: "loop_10c_show_two_modes", arguments: ["--state", "$STATE", "show", "3", "--json", "--sheet"], status: 64),
         .init(name: "loop_11_grade_not_picked", arguments: ["--state", "$STATE", "grade", "1", "--missed", "none"] + now, status: 65),
         .init(name: "loop_12_grade_out_of_range", arguments: ["--state", "$STATE", "grade", "3", "--missed", "99"] + now, status: 64),
         .init(name: "loop_13_grade", arguments: ["--state", "$STATE", "grade", "3", "--missed", "2,6"] + now, status: 0),
@@ -89,6 +91,25 @@ struct DictationLoopTests {
         } else {
             #expect(html == (try String(contentsOf: htmlFile, encoding: .utf8)))
         }
+    }
+
+    /// What the parent is shown and what `grade` numbers are the same sites: the read-aloud list,
+    /// the A4 page's list, `show --json` and the range `grade` accepts (the golden files of one run).
+    @Test("show, the A4 page, show --json and grade number the same sites")
+    func theSameSitesEverywhere() throws {
+        let golden = repositoryRoot.appendingPathComponent("Fixtures/golden")
+        func read(_ name: String) throws -> String { try String(contentsOf: golden.appendingPathComponent(name), encoding: .utf8) }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try read("loop_10b_show_json.stdout").utf8)) as? [String: Any])
+        let sites = try #require(json["sites"] as? [[String: Any]])
+        let words = sites.compactMap { $0["word"] as? String }
+        #expect(!words.isEmpty && !words.contains { [".", "!", "?"].contains($0) })
+        let screen = try read("loop_08_show.stdout").split(separator: "\n").filter { $0.contains(" — ") && !$0.contains("Dictée du") }
+        #expect(screen.count == sites.count)
+        for (line, word) in zip(screen, words) { #expect(line.contains(" " + word + " — "), "\(line)") }
+        #expect(try read("loop_show.html").components(separatedBy: "<li>").count - 1 == sites.count)
+        #expect(try read("loop_12_grade_out_of_range.stderr").contains("numbered 1 to \(sites.count)\n"))
+        let given = try #require(json["mots_donnes"] as? [String])
+        #expect(try read("loop_08_show.stdout").contains("Mots donnés : " + given.joined(separator: ", ")))
     }
 
     @Test("the score detector itself finds scores")

@@ -84,3 +84,36 @@ import Store
         #expect(!after.candidates.contains { $0.key.event == piano.occurrenceKey.event })
     }
 }
+
+/// A card's text is written for a day: picked after its moment's day is told otherwise, it is
+/// set aside and the cards are dealt again, with a text told from the new day.
+@Suite struct DayChangedTests {
+    @Test func aComingCardPickedAfterItsMomentIsSetAsideAndWrittenAgainInThePast() throws {
+        let (store, dir, zone, lea, _) = try DeskCardsTests().setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let thursday = try #require(zone.parseISO8601("2026-11-26T18:00:00+01:00"))
+        let library = try Library.bundled()
+        let session = GenerationSession(model: nil, checker: FixedChecker(), library: library)
+        let cards = try Desk.cards(for: lea, store, now: thursday, zone: zone, createdAt: Date(timeIntervalSince1970: TimeInterval(thursday)),
+                                   makeSession: { session })
+        let moments = Dictionary(try Desk.cardMoments(store, zone: zone).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        guard let coming = cards.first(where: { (moments[$0.occurrenceKey]?.startSeconds ?? 0) > thursday }),
+              let moment = moments[coming.occurrenceKey] else {
+            Issue.record("the fixture has no coming card on Thursday 26 November")
+            return
+        }
+        let later = moment.startSeconds + 2 * 86_400
+        let outcome = try Desk.pick(lea, card: try #require(coming.card), store, at: Date(timeIntervalSince1970: TimeInterval(later)), zone: zone)
+        guard case .dayChanged = outcome else {
+            Issue.record("a card written before its moment was served after it: \(outcome)")
+            return
+        }
+        #expect(try store.dictations(childID: lea.id!, statuses: [.retired]).contains { $0.id == coming.id })
+        // Dealt again on that day: a text about the same moment, if offered, is told in the past.
+        let again = try Desk.cards(for: lea, store, now: later, zone: zone, createdAt: Date(timeIntervalSince1970: TimeInterval(later)),
+                                   makeSession: { session })
+        if let card = again.first(where: { $0.occurrenceKey == coming.occurrenceKey }), let id = Desk.libraryTextID(card) {
+            #expect(library.texts.first { $0.id == id }?.time.suits(.past) == true)
+        }
+    }
+}

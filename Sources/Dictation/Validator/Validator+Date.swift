@@ -20,7 +20,8 @@ extension Validator {
     ///   within weeks);
     /// - a season ("l'hiver", "en été", "cet automne") must be the moment's (`MomentDate.seasons`);
     /// - tenses: about a past moment, neither the first sentence with a verb nor most of them
-    ///   only in the futur, and from CE1 at least one verb in a past tense; about an upcoming
+    ///   only in the futur, and from CE1 at least one verb in a past tense when the text names a
+    ///   day ("samedi dernier, Léa va au judo" is refused, "Léa aime le judo" is not); about an upcoming
     ///   moment, neither the first nor most of them only in past tenses.
     func dateFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         guard let date = plan.date else { return [] }
@@ -30,6 +31,10 @@ extension Validator {
         let when = date.time == .past ? "Le moment a eu lieu \(date.dayPhrase)" : "Le moment aura lieu \(date.dayPhrase)"
         let full = "\(date.weekday) \(date.start.day == 1 ? "1er" : String(date.start.day)) \(MomentDate.month(of: date.start))"
         var out: [Finding] = []
+        // Whether the text places itself in time (a weekday, a month, a relative day): then it
+        // must tell a past moment in a past tense.
+        var placed = false
+        let relative: Set<String> = ["aujourd'hui", "hier", "avant-hier", "demain", "après-demain", "dernier", "dernière", "prochain", "prochaine"]
         func refuse(_ what: String, _ why: String) {
             guard !out.contains(where: { $0.message.contains("« \(what) »") }) else { return }
             out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : n'écris pas « \(shown(what)) », \(why)."))
@@ -41,6 +46,7 @@ extension Validator {
             guard let w = word(k) else { continue }
             let text = t[words[k]].token.text
             let singular = w.hasSuffix("s") ? String(w.dropLast()) : w
+            if FrenchWords.days.contains(singular) || FrenchWords.months.contains(w) || relative.contains(w) { placed = true }
             if FrenchWords.days.contains(singular) {
                 let next = word(k + 1), previous = word(k - 1)
                 if !allowedDays.contains(singular) {
@@ -98,12 +104,14 @@ extension Validator {
                 refuse(text, "ce n'est pas la saison du moment")
             }
         }
-        out += tenseAgreement(a, plan, date: date, when: when, full: full)
+        out += tenseAgreement(a, plan, date: date, when: when, full: full, placed: placed)
         return out
     }
 
     /// The tense half of `moment_date`: the story told before or after the moment.
-    func tenseAgreement(_ a: TextAnalysis, _ plan: DictationPlan, date: MomentDate, when: String, full: String) -> [Finding] {
+    /// - Parameter placed: whether the text names a day (a timeless présent, "Léa aime le cours
+    ///   de judo.", fits a past moment too).
+    func tenseAgreement(_ a: TextAnalysis, _ plan: DictationPlan, date: MomentDate, when: String, full: String, placed: Bool) -> [Finding] {
         let verbs = tenses(in: a)
         guard !verbs.isEmpty else { return [] }
         // The tenses of each sentence's verbs, sentences in order.
@@ -123,7 +131,7 @@ extension Validator {
                 : "\(when) (\(full)) : il n'a pas encore eu lieu, ne le raconte pas au passé."
             return [Finding(step: .moment, rule: "moment_date", message: message)]
         }
-        if date.time == .past, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
+        if date.time == .past, placed, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
             return [Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : raconte-le au passé (passé composé ou imparfait).")]
         }
         return []

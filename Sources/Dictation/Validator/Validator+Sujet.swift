@@ -9,15 +9,15 @@ import French
 /// phrases (`Resources/moment-kinds.tsv`), as the validator reads them. Format and rule:
 /// Docs/library-format.md, "What a text is about".
 public struct MomentTopics: Sendable {
-    /// Kind → lemmas (lower case, as Lexique 3.83 writes them).
-    public var topics: [String: Set<String>]
+    /// Kind → lemmas (lower case, as Lexique 3.83 writes them), in the file's order.
+    public var topics: [String: [String]]
     /// The kinds of the canonical phrases (the library's reading of `moment-kinds.tsv`).
     public var kinds: Library
 
     /// Parses `kind<TAB>lemma,lemma` lines (`#` comments, an optional `kind<TAB>topic` header).
     /// - Throws: `LibraryError.malformedKinds` naming the line of a malformed or repeated kind.
-    public static func parseTopics(_ text: String, file: String) throws(LibraryError) -> [String: Set<String>] {
-        var out: [String: Set<String>] = [:]
+    public static func parseTopics(_ text: String, file: String) throws(LibraryError) -> [String: [String]] {
+        var out: [String: [String]] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = String(raw)
             if line.trimmingCharacters(in: .whitespaces).isEmpty || line.hasPrefix("#") || line == "kind\ttopic" { continue }
@@ -25,7 +25,7 @@ public struct MomentTopics: Sendable {
             let kind = parts[0].trimmingCharacters(in: .whitespaces)
             let lemmas = parts.count == 2 ? parts[1].split(separator: ",").map { Tokenizer.normalize($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty } : []
             guard parts.count == 2, !kind.isEmpty, !lemmas.isEmpty, out[kind] == nil else { throw .malformedKinds(file: file, line: index + 1) }
-            out[kind] = Set(lemmas)
+            out[kind] = lemmas
         }
         return out
     }
@@ -33,13 +33,8 @@ public struct MomentTopics: Sendable {
     /// The bundled lists (`nil` only when the resources are missing or malformed, which the
     /// library's tests rule out).
     public static let bundled: MomentTopics? = {
-        guard let topicsURL = Bundle.module.url(forResource: "kind-topics", withExtension: "tsv", subdirectory: "Resources"),
-              let kindsURL = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
-              let topicsText = try? String(contentsOf: topicsURL, encoding: .utf8),
-              let kindsText = try? String(contentsOf: kindsURL, encoding: .utf8),
-              let topics = try? parseTopics(topicsText, file: "kind-topics.tsv"),
-              let kinds = try? Library.parseKinds(kindsText, file: "moment-kinds.tsv") else { return nil }
-        return MomentTopics(topics: topics, kinds: Library(texts: [], phraseKinds: kinds))
+        guard let library = try? Library.bundled(grades: []) else { return nil }
+        return MomentTopics(topics: library.topics, kinds: library)
     }()
 
     /// The lemmas a text about `moment` must draw from: the union of its kinds' lists, without
@@ -47,7 +42,7 @@ public struct MomentTopics: Sendable {
     /// a phrase whose kinds have no list (la sortie, la bibliothèque), or a phrase not listed.
     public func words(for moment: MomentPhrase) -> Set<String> {
         guard moment.kind == nil else { return [] }
-        let kinds = self.kinds.kinds(of: moment.phrase)
+        let kinds = self.kinds.fittingKinds(of: moment.phrase)
         var words = kinds.reduce(into: Set<String>()) { $0.formUnion(topics[$1] ?? []) }
         let phrase = Tokenizer.tokenize(moment.phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
         words.subtract(phrase)
@@ -89,9 +84,15 @@ extension Validator {
         }
         let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
         if found.count < needed {
-            let examples = topics.sorted().filter { $0.count > 3 }.prefix(6).joined(separator: ", ")
+            // Examples: the first words of each of the moment's kinds, the most specific kind
+            // (the shortest list) first.
+            let lists = (MomentTopics.bundled.map { t in t.kinds.fittingKinds(of: plan.moment.phrase).compactMap { t.topics[$0] } } ?? [])
+                .sorted { $0.count < $1.count }
+            var examples: [String] = []
+            for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
+            let shown = examples.prefix(6).joined(separator: ", ")
             out.append(Finding(step: .moment, rule: "moment_sujet", message:
-                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples)."))
+                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(shown)."))
         }
         return out
     }

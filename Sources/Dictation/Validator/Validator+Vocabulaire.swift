@@ -66,21 +66,28 @@ extension Validator {
         }
     }
 
-    func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+    /// The words of a text outside the grade's vocabulary band (Lexique 3.83 frequency under
+    /// `GradeNorms.minimumLemmaFrequency`, a 1990 rectified spelling read as its traditional
+    /// one, a form Lexique lacks read through its Hunspell lemma), by token index: those the
+    /// check lets through only because they are "mots donnés" (`given`), the others (`rare`),
+    /// first names and places that are neither the child's nor the moment's (`invented`), and in
+    /// CP the words too hard to write (`cpComplex`). Elided forms, common hyphenated words and
+    /// misspelt words (reported by `orthographe_grammaire`) are in no list.
+    func outsideBand(_ a: TextAnalysis, _ plan: DictationPlan) -> (given: [Int], rare: [Int], invented: [Int], cpComplex: [Int]) {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var rare: [String] = [], invented: [String] = [], cpComplex: [String] = []
+        var out: (given: [Int], rare: [Int], invented: [Int], cpComplex: [Int]) = ([], [], [], [])
         let starts = Set(a.text.sentences.compactMap { s in s.first { a.tagged[$0].token.kind == .word } })
-        for (k, t) in a.tagged.enumerated() where t.token.kind == .word {
+        for (k, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
             let w = t.normalized
-            if given.contains(w) || t.token.isElided { continue }
-            if isFirstName(t, sentenceStart: starts.contains(k)) {
-                if !invented.contains(t.token.text) { invented.append(t.token.text) }
+            let isGiven = given.contains(w)
+            if !isGiven, isFirstName(t, sentenceStart: starts.contains(k)) {
+                out.invented.append(k)
                 continue
             }
             if w.utf8.contains(UInt8(ascii: "-")), hyphenatedWordIsCommon(w, norms) { continue }
             // A misspelt word is reported once, by orthographe_grammaire.
-            if t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
+            if !isGiven, t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
             var frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
             if frequency < norms.minimumLemmaFrequency {
                 // A 1990 rectified spelling ("connait", "évènement", "plateforme", "s'assoir"):
@@ -94,14 +101,60 @@ extension Validator {
                 // lemma as Hunspell analyses it (`st:promener`).
                 frequency = max(frequency, hunspellLemmaFrequency(w))
             }
-            if plan.grade == .cp, Validator.tooComplexForCP(w), !FrenchWords.days.contains(w), !FrenchWords.months.contains(w),
-               !cpComplex.contains(t.token.text) { cpComplex.append(t.token.text) }
-            if frequency == 0 || frequency < norms.minimumLemmaFrequency {
-                if isProperNoun(t) {
-                    if !invented.contains(t.token.text) { invented.append(t.token.text) }
-                } else if !rare.contains(t.token.text) { rare.append(t.token.text) }
+            if !isGiven, plan.grade == .cp, Validator.tooComplexForCP(w), !FrenchWords.days.contains(w), !FrenchWords.months.contains(w) {
+                out.cpComplex.append(k)
+            }
+            guard frequency == 0 || frequency < norms.minimumLemmaFrequency else { continue }
+            if isGiven {
+                out.given.append(k)
+            } else if isProperNoun(t) {
+                out.invented.append(k)
+            } else {
+                out.rare.append(k)
             }
         }
+        return out
+    }
+
+    /// The "mots donnés" of a draft: the words written on the board before the dictation
+    /// (Docs/domain.md §3), each once, in text order: the child's and the friend's first names,
+    /// the moment's words (the content words of its phrase) and the plan's given words as they
+    /// appear in the text, and every other word of the text that the `vocabulaire` step lets
+    /// through only because it is given (a family word or a word of children's everyday life of
+    /// `mots-donnes.txt` under the grade's frequency band). One rule for the check and the sheet.
+    /// - Parameters:
+    ///   - draft: the text (its title is not read).
+    ///   - plan: the child (name, grade: the frequency band) and the moment.
+    /// - Returns: the words as written in the text, lower case except proper nouns
+    ///   (`["Léa", "goûter", "anniversaire"]`); empty when none.
+    /// - Warning: the list holds the child's first name; show it to the family, never log it.
+    public func motsDonnes(draft: Draft, plan: DictationPlan) -> [String] {
+        let a = TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan))
+        let names = Set(names(of: plan).map(Tokenizer.normalize))
+        let chosen = Set(phraseWords(plan.moment.phrase)).union(plan.givenWords.map(Tokenizer.normalize))
+        let aboveBand = Set(outsideBand(a, plan).given)
+        let functionWords: Set<WordClass> = [.determiner, .subjectPronoun, .objectPronoun, .preposition, .conjunction, .negation,
+                                             .punctuation, .number]
+        var seen = Set<String>()
+        var out: [String] = []
+        for (i, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
+            let w = t.normalized
+            let isName = names.contains(w)
+            guard isName || aboveBand.contains(i) || (chosen.contains(w) && !functionWords.contains(t.wordClass)) else { continue }
+            guard seen.insert(w).inserted else { continue }
+            out.append(isName || t.wordClass == .properNoun ? t.token.text : t.token.text.lowercased())
+        }
+        return out
+    }
+
+    func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
+        let band = outsideBand(a, plan)
+        func texts(_ indices: [Int]) -> [String] {
+            var list: [String] = []
+            for i in indices where !list.contains(a.tagged[i].token.text) { list.append(a.tagged[i].token.text) }
+            return list
+        }
+        let rare = texts(band.rare), invented = texts(band.invented), cpComplex = texts(band.cpComplex)
         var out: [Finding] = []
         if !invented.isEmpty {
             let list = invented.map { "« \($0) »" }.joined(separator: ", ")

@@ -94,6 +94,11 @@ extension Dictee {
                     for f in findings { output.line("    \(f.description)") }
                     output.line("    « \(r.draft.text) »")
                 }
+                if fails.count > 4 {
+                    var phrases: [String] = []
+                    for (r, _) in fails where !phrases.contains(r.plan.moment.phrase) { phrases.append(r.plan.moment.phrase) }
+                    output.line("  failing phrases: \(phrases.joined(separator: "; "))")
+                }
             }
             let unfit = selected.texts.filter { count[$0.id] == nil }
             for text in unfit { output.line("\(text.id): fits no phrase nor sample label") }
