@@ -152,7 +152,14 @@ extension Validator {
             for i in s where t[i].wordClass == .subjectPronoun && ["il", "elle", "ils", "elles"].contains(t[i].normalized) {
                 let pronoun = t[i].normalized
                 let gender: Gender = pronoun.hasPrefix("il") ? .masculine : .feminine
-                let next = i + 1 < t.count ? t[i + 1].normalized : ""
+                // The word after the pronoun, past a negation ("il ne restait plus").
+                var n1 = i + 1
+                while n1 < t.count, FrenchWords.negations.contains(t[n1].normalized) { n1 += 1 }
+                let next = n1 < t.count ? t[n1].normalized : ""
+                // A pronoun inside a coordinated subject ("Ses amis et elle sont restés") agrees
+                // with nothing alone.
+                let coordinated = (i > 0 && ["et", "ou", ","].contains(t[i - 1].normalized)) || (i + 1 < t.count && ["et", "ou"].contains(t[i + 1].normalized))
+                if coordinated { continue }
                 // The attribute agrees with the pronoun, whoever it stands for.
                 if !["il", "ils"].contains(pronoun) || !Validator.impersonalAfterIl.contains(next),
                    let (j, verb) = agreementTarget(a, after: i), t[j].wordClass != .determiner {
@@ -189,6 +196,9 @@ extension Validator {
                     if FrenchWords.days.contains(t[k].normalized) || FrenchWords.months.contains(t[k].normalized) { return false }
                     if t[k].wordClass == .properNoun { return t[k].normalized != key }
                     guard t[k].wordClass == .noun, t[k].entries.contains(where: { $0.partOfSpeech == .noun && $0.gender == gender && $0.number != .plural }) else { return false }
+                    // In the sentence just before, any noun ("dans l'eau. Elle était froide");
+                    // further back, not the noun of a complement ("au premier rang").
+                    if sentences[n - 1].contains(k) { return true }
                     var j = k - 1
                     while j >= 0, t[j].wordClass == .adjective || t[j].wordClass == .determiner && !["au", "aux", "du"].contains(t[j].normalized) { j -= 1 }
                     return !(j >= 0 && (t[j].wordClass == .preposition || ["au", "aux", "du", "de", "d'"].contains(t[j].normalized)))

@@ -241,12 +241,15 @@ extension Validator {
     }
 
     /// Whether a word is beyond a CP child in the first months (`graphie_cp`, Docs/domain.md §3): a
-    /// nasal written with m before b, p or m (the CP skill `m_devant_m_b_p`) in a word of six
-    /// letters or more that has another difficult grapheme ("ensemble", "embrasse", "longtemps",
-    /// "champion", "emmène", "chambre"). The skill's simple words pass: "jambe", "tombe", "lampe",
-    /// "pompier", "temps", "décembre"; so do "pomme", "enfant", "chanson".
+    /// nasal written with m before b, p or m (the CP skill `m_devant_m_b_p`) in a word that has
+    /// two other difficult graphemes ("longtemps", "champion", "emmène"), or one in a word of eight
+    /// letters or more ("ensemble", "embrasse"). The skill's simple words pass: "jambe", "tombe",
+    /// "lampe", "pompier", "temps", "décembre", "chambre", "combien"; so do "pomme", "enfant",
+    /// "chanson".
     static func tooComplexForCP(_ w: String) -> Bool {
-        w.count >= 6 && hasNasalM(w) && graphemeDifficulty(w) >= 2
+        guard hasNasalM(w) else { return false }
+        let d = graphemeDifficulty(w)
+        return d >= 3 || (d >= 2 && w.count >= 8)
     }
 
     /// A nasal vowel written with "m" before "b", "p" or "m" ("ensemble", "champion",
