@@ -13,6 +13,8 @@ import French
     }
 
     @Test(arguments: [
+        ("Léa est fière de elle.", "elision_voyelle", true), ("Léa est fière d'elle.", "elision_voyelle", false),
+        ("Tom dit que il a gagné.", "elision_voyelle", true), ("Tom a vu le héros et la onze.", "elision_voyelle", false),
         ("Léa entre dans l'maison.", "elision_consonne", true), ("Léa entre dans l'eau.", "elision_consonne", false),
         ("Il à froid.", "il_a_accent", true), ("Il a froid.", "il_a_accent", false),
         ("Léa à froid.", "nom_a_accent", true), ("Léa va à la piscine.", "nom_a_accent", false),
@@ -37,7 +39,7 @@ import French
     @Test func everyRuleHasAUniqueIdAndTheTableKeepsItsOrder() {
         let ids = OrthographeRule.all.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(ids == ["elision_consonne", "il_a_accent", "nom_a_accent", "s_est_sans_sujet", "peu_peut", "ni_n_y", "la_la_accent",
+        #expect(ids == ["elision_consonne", "elision_voyelle", "il_a_accent", "nom_a_accent", "s_est_sans_sujet", "peu_peut", "ni_n_y", "la_la_accent",
                         "contraction_article", "a_preposition", "ce_se", "ca_sa", "nous_a", "sujets_coordonnes", "groupe_nominal_verbe", "et_est"])
     }
 

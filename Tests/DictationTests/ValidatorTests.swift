@@ -17,7 +17,7 @@ import PrivacyFilter
     static let goodCE2 = """
         Samedi, Léa est allée à la sortie piscine avec sa classe. Elle a mis son maillot bleu et \
         elle a nagé avec ses amies. L'eau était chaude. À midi, les enfants ont mangé des pommes au \
-        bord du bassin. Le soir, Léa est rentrée à la maison. Elle a raconté sa journée à son papa.
+        bord du bassin. Le soir, Léa est rentrée à la maison. Elle a raconté sa journée à sa famille.
         """
 
     func plan(_ child: Child = lea, _ moment: MomentPhrase = piscine, _ targets: [SkillID] = [.homophonesAA, .accordPPEtre]) -> DictationPlan {
@@ -153,7 +153,8 @@ import PrivacyFilter
     @Test func theMomentIsMentionedWithTheRightContraction() throws {
         let v = try TestValidator.shared()
         func momentFindings(_ text: String, _ m: MomentPhrase) -> [String] {
-            v.check(Draft(text: text), plan: plan(Self.lea, m, [])).filter { $0.step == .moment }.map(\.message)
+            // moment_sujet (the words of the moment's kinds) has its own tests (MomentDateTests).
+            v.check(Draft(text: text), plan: plan(Self.lea, m, [])).filter { $0.step == .moment && $0.rule != "moment_sujet" }.map(\.message)
         }
         #expect(momentFindings("Léa va au cours de judo.", Self.judo).isEmpty)
         #expect(momentFindings("Léa aime son cours.", Self.judo).isEmpty)
@@ -234,7 +235,9 @@ enum TestValidator {
     }
     func fails(_ text: String, _ step: ValidationStep, grade: Grade = .ce2, gender: Gender = .feminine, name: String = "Léa",
                moment: MomentPhrase = ValidatorTests.piscine) throws -> Bool {
-        try findings(text, grade: grade, gender: gender, name: name, moment: moment).contains { $0.step == step }
+        // moment_sujet (the words of the moment's kinds) has its own tests (MomentDateTests):
+        // these one-sentence texts are not about their moment's activity.
+        try findings(text, grade: grade, gender: gender, name: name, moment: moment).contains { $0.step == step && $0.rule != "moment_sujet" }
     }
 
     @Test(arguments: ["« Tue-le ! » crie Léa.", "Papa a TUÉ le chat.", "Le chanteur Mourut.", "Papa est mourant.",

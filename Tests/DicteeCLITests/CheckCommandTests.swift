@@ -7,7 +7,7 @@ import Testing
     static let good = """
         Samedi, Léa est allée à la sortie piscine avec sa classe. Elle a mis son maillot bleu et \
         elle a nagé avec ses amies. L'eau était chaude. À midi, les enfants ont mangé des pommes au \
-        bord du bassin. Le soir, Léa est rentrée à la maison. Elle a raconté sa journée à son papa.
+        bord du bassin. Le soir, Léa est rentrée à la maison. Elle a raconté sa journée à sa famille.
         """
 
     func write(_ text: String) throws -> String {
@@ -71,7 +71,9 @@ import Testing
         // A friend's name in a slot phrase: "l'anniversaire de Tom".
         let anniv = Self.good.replacingOccurrences(of: "à la sortie piscine", with: "à l'anniversaire de Tom")
         let a = runDictee(["--state", state, "check", "--child", "Léa", "--moment", "l'anniversaire de Tom", try write(anniv)])
-        #expect(!a.stdout.contains("moment:"), "\(a.stdout)")
+        // The phrase with its friend's name is this moment (a text about a swim is not about a
+        // birthday: moment_sujet says so, and only that).
+        #expect(!a.stdout.contains("parler du moment") && !a.stdout.contains("contraction"), "\(a.stdout)")
     }
 
     @Test func refusalsFromTheReview() throws {
@@ -100,7 +102,7 @@ import Testing
     @Test func aLabelIsAMoment() throws {
         let text = """
             Ce mercredi, Léa dessine le dîner chez Mamie. Elle a une grande feuille et ses crayons de couleur. \
-            Il y a du bleu, du jaune et du rouge partout ! Maman regarde le dessin : il est magnifique. \
+            Il y a du bleu, du jaune et du rouge partout ! Sa famille regarde le dessin : il est magnifique. \
             Léa l'accroche à côté de son lit, dans sa chambre.
             """
         let label = ["check", "--child", "Léa", "--grade", "CE2", "--gender", "f", "--moment", "le dîner chez Mamie"]

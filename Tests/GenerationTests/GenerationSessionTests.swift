@@ -101,7 +101,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         p.date = MomentDate(start: day, end: day, written: day.adding(days: time == .past ? 3 : -3), time: time)
         return p
     }
-    static let good = #"{"titre": "La piscine", "phrases": ["Samedi, Léa est allée à la sortie piscine avec sa classe.", "Elle a mis son maillot bleu et elle a nagé avec ses amies.", "L'eau était chaude.", "À midi, les enfants ont mangé des pommes au bord du bassin.", "Le soir, Léa est rentrée à la maison.", "Elle a raconté sa journée à son papa."]}"#
+    static let good = #"{"titre": "La piscine", "phrases": ["Samedi, Léa est allée à la sortie piscine avec sa classe.", "Elle a mis son maillot bleu et elle a nagé avec ses amies.", "L'eau était chaude.", "À midi, les enfants ont mangé des pommes au bord du bassin.", "Le soir, Léa est rentrée à la maison.", "Elle a raconté sa journée à sa famille."]}"#
     static let tooShort = #"{"titre": "La piscine", "phrases": ["Léa a nagé."]}"#
     static let refusal = #"{"titre": "Désolé", "phrases": ["Je ne peux pas écrire ce texte."]}"#
 

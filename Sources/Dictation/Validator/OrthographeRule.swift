@@ -42,7 +42,7 @@ extension OrthographeRule {
     /// The deterministic agreements and homophones of step 8, in the order they are tried at
     /// each word.
     public static let all: [OrthographeRule] = [
-        elisionConsonne, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, nousA,
+        elisionConsonne, elisionVoyelle, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, nousA,
         sujetsCoordonnes, groupeNominalVerbe, etEst,
     ]
 
@@ -107,6 +107,22 @@ extension OrthographeRule {
               let c = next.normalized.unicodeScalars.first, !"aeiouyhàâäéèêëîïôöûùüœæ".unicodeScalars.contains(c) else { return nil }
         return [t[i].token.text, shown(next.token.text)]
     }, message: { "Pas d'apostrophe devant une consonne : « \($0[0])\($0[1]) » s'écrit sans élision." })
+
+    /// The elision forgotten before a vowel: "de elle", "que il", "le arbre", "je ai". Not
+    /// before an h (aspirated or mute, dictionaries disagree: "le héros", "de Hugo" are left to
+    /// Grammalecte), nor before "un"/"une" as numbers nor "onze", "oui", "y" (pronoun).
+    static let elisionVoyelle = OrthographeRule(id: "elision_voyelle", match: { a, i in
+        let t = a.tagged
+        let elides: [String: String] = ["de": "d'", "que": "qu'", "le": "l'", "la": "l'", "je": "j'", "me": "m'", "te": "t'", "se": "s'",
+                                        "ne": "n'", "ce": "c'", "jusque": "jusqu'", "lorsque": "lorsqu'", "puisque": "puisqu'"]
+        guard t[i].token.kind == .word, let elided = elides[t[i].normalized], let next = next(a, i), next.token.kind == .word,
+              let c = next.normalized.unicodeScalars.first, "aeiouàâäéèêëîïôöûùüœæ".unicodeScalars.contains(c),
+              !["onze", "oui", "ouistiti", "ouate"].contains(next.normalized) else { return nil }
+        // "ce" before a noun is a determiner that takes "cet" (a rule of its own elsewhere);
+        // "la" and "le" as object pronouns after an imperative ("donne-le à") are hyphenated.
+        if t[i].normalized == "ce", next.wordClass != .finiteVerb { return nil }
+        return [t[i].token.text, shown(next.token.text), elided]
+    }, message: { "Élision devant une voyelle : écris « \($0[2])\($0[1]) » et non « \($0[0]) \($0[1]) »." })
 
     /// "il à froid": after a subject pronoun, the verb avoir.
     static let ilA = OrthographeRule(id: "il_a_accent", match: { a, i in
