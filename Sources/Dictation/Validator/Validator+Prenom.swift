@@ -158,7 +158,7 @@ extension Validator {
                 let next = n1 < t.count ? t[n1].normalized : ""
                 // A pronoun inside a coordinated subject ("Ses amis et elle sont restés") agrees
                 // with nothing alone.
-                let coordinated = (i > 0 && ["et", "ou", ","].contains(t[i - 1].normalized)) || (i + 1 < t.count && ["et", "ou"].contains(t[i + 1].normalized))
+                let coordinated = (i > 0 && ["et", "ou"].contains(t[i - 1].normalized)) || (i + 1 < t.count && ["et", "ou"].contains(t[i + 1].normalized))
                 if coordinated { continue }
                 // The attribute agrees with the pronoun, whoever it stands for.
                 if !["il", "ils"].contains(pronoun) || !Validator.impersonalAfterIl.contains(next),
