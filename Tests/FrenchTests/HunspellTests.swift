@@ -102,4 +102,17 @@ import Testing
         }
         for word in ["Aujourd'hui", "Peut-être", "ÉTÉ", "Maison"] { #expect(french.accepts(word), "\(word)") }
     }
+
+    /// The 1990 rectified spellings pass through hunspell-fr-revised (extracted by Scripts/setup),
+    /// beside the traditional ones; the classical dictionary alone refuses them.
+    @Test func rectifiedSpellingsThroughTheRevisedDictionary() throws {
+        let spell = try SpellChecker.french()
+        #expect(spell.companion != nil, "hunspell-fr-revised is not extracted: run Scripts/setup")
+        for word in ["connait", "évènement", "plateforme", "connaît", "événement", "plate-forme"] {
+            #expect(spell.accepts(word), "\(word)")
+        }
+        #expect(!spell.accepts("conait"))
+        let classical = try SpellChecker(affix: SpellChecker.frenchAffix, dictionary: SpellChecker.frenchDictionary)
+        #expect(!classical.accepts("connait") && classical.accepts("connaît"))
+    }
 }
