@@ -178,6 +178,10 @@ struct Tagger {
             // The first word of a sentence (after opening quotes or dashes).
             if let first = s.first(where: { text.tokens[$0].kind != .punctuation }) { sentenceStart.insert(first) }
         }
+        // A quotation opens a sentence of its own: « Apporte tes jeux ! », “Viens !”.
+        for i in text.tokens.indices.dropFirst() where ["«", "“"].contains(text.tokens[i - 1].text) && text.tokens[i].kind == .word {
+            sentenceStart.insert(i)
+        }
         for (i, token) in text.tokens.enumerated() {
             switch token.kind {
             case .punctuation:

@@ -268,7 +268,10 @@ extension OrthographeRule {
             guard end >= 0 else { return nil }
             if t[end].wordClass == .properNoun { return end }
             if ["elle", "lui", "moi", "toi", "eux", "elles"].contains(t[end].normalized) { return end }
-            guard t[end].wordClass == .noun else { return nil }
+            // A noun the tagger took for an adjective after its determiner ("ses amis").
+            let nounAfterDeterminer = t[end].wordClass == .adjective && end > 0 && t[end - 1].wordClass == .determiner
+                && t[end].entries.contains { $0.partOfSpeech == .noun }
+            guard t[end].wordClass == .noun || nounAfterDeterminer else { return nil }
             var k = end - 1
             while k >= 0, t[k].wordClass == .adjective { k -= 1 }
             return k >= 0 && t[k].wordClass == .determiner ? k : nil
