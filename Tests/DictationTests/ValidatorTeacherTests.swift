@@ -78,6 +78,16 @@ import French
         #expect(try grammalecte("Samedi, Léa est allée à la piscine. Elle s'est rendu compte que l'eau était froide.").isEmpty)
         #expect(try grammalecte("Samedi, Léa est allée à la piscine. Elle s'est levé tôt.").contains { $0.contains("_se_être_verbe") })
         #expect(Validator.grammalecteFalseAlarms.allSatisfy { !$0.reason.isEmpty })
+        // The moment phrase's own words are not agreement errors ("sa première sortie
+        // accrobranche"); the same gn_ rules still catch a real one.
+        let accro = Self.moment("la sortie accrobranche", .feminine, "sortie")
+        func gn(_ text: String) throws -> [String] {
+            try findings(text, grade: .cm2, gender: .masculine, name: "Noah", moment: accro).map(\.rule).filter { $0.hasPrefix("grammalecte:") }
+        }
+        #expect(try gn("Vendredi, Noah fit sa première sortie accrobranche.").isEmpty)
+        #expect(try gn("Vendredi, Noah grimpa dans les grands arbre.").contains { $0.contains("gn_") })
+        // "des airs" (tunes) is never reported.
+        #expect(try grammalecte("Les musiciens ont joué des airs de Noël pour Léa.").isEmpty)
     }
 
     // 6. Invented people and places are refused for what they are.
@@ -147,6 +157,16 @@ import French
         #expect(try rules("Samedi, Léa alla à la piscine. Elle rentra fatigué.", grade: .cm1).contains("accord_pronom"))
         #expect(try rules("Samedi, Léa alla à la piscine. Léa rentra fatigué.", grade: .cm1).contains("prenom_accord"))
         #expect(try rules("Samedi, Léa alla à la piscine. Elle rentra fatiguée.", grade: .cm1).isDisjoint(with: ["accord_pronom", "prenom_accord"]))
+    }
+
+    // Found by the held-out measurement: an imperative inside quotes, a coordinated subject
+    // before "s'est".
+    @Test func imperativesInQuotesAndCoordinatedReflexives() throws {
+        let temps = try findings("Son ami lui répète : « Apporte aussi tes jeux ! »", gender: .masculine, name: "Tom").filter { $0.step == .temps }
+        #expect(temps.contains { $0.message.contains("Apporte") }, "\(temps)")
+        #expect(try findings("Son ami lui répète : « Apporte aussi tes jeux ! »", grade: .cm1, gender: .masculine, name: "Tom").filter { $0.step == .temps }.isEmpty)
+        #expect(try rules("Ensuite, Léa et ses amis s'est assis autour de la table.").contains("sujets_coordonnes"))
+        #expect(try !rules("Ensuite, Léa et ses amis se sont assis autour de la table.").contains("sujets_coordonnes"))
     }
 
     // The CP spelling band.
