@@ -37,15 +37,15 @@ extension Validator {
         }
     }
 
-    /// How the `vocabulaire` step reads the words of a text against the grade's band (Lexique 3.83
-    /// frequency under `GradeNorms.minimumLemmaFrequency`, or none), by token index: `checked`, the
-    /// words it checks (not given, not elided, not a common hyphenated word, not misspelt: those are
-    /// reported by `orthographe_grammaire`); `rare`, those of them under the band; `given`, the
-    /// words under the band that pass only because they are "mots donnés".
-    func vocabularyBand(_ a: TextAnalysis, _ plan: DictationPlan) -> (checked: [Int], rare: [Int], given: [Int]) {
+    /// The words of a text outside the grade's vocabulary band (Lexique 3.83 frequency under
+    /// `GradeNorms.minimumLemmaFrequency`, or not in Lexique), by token index: those the check lets
+    /// through only because they are "mots donnés" (`given`), and the others (`rare`). Elided
+    /// forms, common hyphenated words and misspelt words (reported by `orthographe_grammaire`)
+    /// are in neither list.
+    func outsideBand(_ a: TextAnalysis, _ plan: DictationPlan) -> (given: [Int], rare: [Int]) {
         let norms = GradeNorms.of(plan.grade)
         let given = givenWords(plan)
-        var out: (checked: [Int], rare: [Int], given: [Int]) = ([], [], [])
+        var out: (given: [Int], rare: [Int]) = ([], [])
         for (i, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
             let w = t.normalized
             let isGiven = given.contains(w)
@@ -53,13 +53,8 @@ extension Validator {
             // A misspelt word is reported once, by orthographe_grammaire.
             if !isGiven, t.entries.isEmpty, !accepted(t.token.text), !accepted(w) { continue }
             let frequency = t.entries.reduce(Float(0)) { max($0, $1.lemmaFrequency, $1.formFrequency) }
-            let underBand = t.entries.isEmpty || frequency < norms.minimumLemmaFrequency
-            if isGiven {
-                if underBand { out.given.append(i) }
-            } else {
-                out.checked.append(i)
-                if underBand { out.rare.append(i) }
-            }
+            guard t.entries.isEmpty || frequency < norms.minimumLemmaFrequency else { continue }
+            if isGiven { out.given.append(i) } else { out.rare.append(i) }
         }
         return out
     }
@@ -69,8 +64,7 @@ extension Validator {
     /// the moment's words (the content words of its phrase) and the plan's given words as they
     /// appear in the text, and every other word of the text that the `vocabulaire` step lets
     /// through only because it is given (a family word or a word of children's everyday life of
-    /// `mots-donnes.txt` under the grade's frequency band). One rule for the check and the sheet
-    /// (`vocabularyBand`).
+    /// `mots-donnes.txt` under the grade's frequency band). One rule for the check and the sheet.
     /// - Parameters:
     ///   - draft: the text (its title is not read).
     ///   - plan: the child (name, grade: the frequency band) and the moment.
@@ -81,7 +75,7 @@ extension Validator {
         let a = TextAnalysis(draft.text, lexicon: lexicon, names: names(of: plan))
         let names = Set(names(of: plan).map(Tokenizer.normalize))
         let chosen = Set(phraseWords(plan.moment.phrase)).union(plan.givenWords.map(Tokenizer.normalize))
-        let aboveBand = Set(vocabularyBand(a, plan).given)
+        let aboveBand = Set(outsideBand(a, plan).given)
         let functionWords: Set<WordClass> = [.determiner, .subjectPronoun, .objectPronoun, .preposition, .conjunction, .negation,
                                              .punctuation, .number]
         var seen = Set<String>()
@@ -98,7 +92,7 @@ extension Validator {
 
     func vocabulaire(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         var rare: [String] = []
-        for i in vocabularyBand(a, plan).rare where !rare.contains(a.tagged[i].token.text) {
+        for i in outsideBand(a, plan).rare where !rare.contains(a.tagged[i].token.text) {
             rare.append(a.tagged[i].token.text)
         }
         guard !rare.isEmpty else { return [] }
