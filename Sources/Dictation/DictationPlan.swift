@@ -43,7 +43,7 @@ public struct GradeNorms: Sendable, Hashable {
     public var restrictsVerbsToFirstGroup: Bool
     /// The lowest lemma frequency (occurrences per million words, Lexique 3.83, max of books and
     /// films) of a word that is not a "mot donné". A proposal standing in for Manulex and the
-    /// Dubois-Buyse scale, which no package here ships (Docs/domain.md §3): CP 10, CE1 5, CE2 3, CM1 2,
+    /// Dubois-Buyse scale, which no package here ships (Docs/domain.md §3): CP 20, CE1 8, CE2 3, CM1 2,
     /// CM2 1.5. Adult corpora underrate children's words (toboggan 1.7, trottinette 0.8), hence
     /// the "mots de l'enfance" of `Resources/mots-donnes.txt`, allowed at every grade.
     public var minimumLemmaFrequency: Float
@@ -57,11 +57,11 @@ public struct GradeNorms: Sendable, Hashable {
         switch grade {
         case .cp:
             GradeNorms(grade: grade, words: 10...25, sentences: 1...3, maxWordsPerSentence: 8,
-                       tenses: [.present], restrictsVerbsToFirstGroup: true, minimumLemmaFrequency: 10)
+                       tenses: [.present], restrictsVerbsToFirstGroup: true, minimumLemmaFrequency: 20)
         case .ce1:
             GradeNorms(grade: grade, words: 20...40, sentences: 2...4, maxWordsPerSentence: 10,
                        tenses: [.present, .futur, .passeComposeAvoir], restrictsVerbsToFirstGroup: false,
-                       minimumLemmaFrequency: 5)
+                       minimumLemmaFrequency: 8)
         case .ce2:
             GradeNorms(grade: grade, words: 40...65, sentences: 4...6, maxWordsPerSentence: 14,
                        tenses: [.present, .futur, .passeComposeAvoir, .imparfait, .passeComposeEtre],
