@@ -168,7 +168,7 @@ public struct LabelPhrase: Sendable, Hashable {
     public static let maximumLength = 60
 
     /// The kinds a label may take: the library's kinds and `general`.
-    public static let kinds = ["activite", "anniversaire", "ecole", "fete", "general", "plein_air", "sejour", "sortie", "spectacle", "sport"]
+    public static let kinds = Library.bundledKinds
 
     /// The phrase as it will be written: the label normalised, its article in lower case.
     public var phrase: String

@@ -533,6 +533,10 @@ public struct Library: Sendable {
         return texts.filter { $0.grade == grade && $0.fits(k) }
     }
 
+    /// `knownKinds` of the bundled `moment-kinds.tsv` (empty only when the resource is missing,
+    /// which the library's tests rule out).
+    public static let bundledKinds: [String] = (try? Library.bundled(grades: []))?.knownKinds ?? []
+
     /// Every kind a text may fit and a label may take: the kinds of `moment-kinds.tsv` and
     /// `general`, sorted.
     public var knownKinds: [String] {

@@ -21,15 +21,26 @@ import Store
 /// - the same library text is never served to a child twice within 8 weeks while another text
 ///   fits that moment at that time, nor twice in one deal.
 @Suite(.serialized) struct SixtyDaysOfTextsTests {
-    @Test func sixtyDaysOfServedTextsAgreeWithTheirDayAndNeverRepeatWithinEightWeeks() throws {
+    /// The fixture's children at two ages, and a third child no title names (family moments only).
+    static let families: [[Child]] = [
+        [Child(firstName: "Léa", gender: .feminine, grade: .ce1), Child(firstName: "Hugo", gender: .masculine, grade: .cm1)],
+        [Child(firstName: "Léa", gender: .feminine, grade: .cp), Child(firstName: "Hugo", gender: .masculine, grade: .cm2),
+         Child(firstName: "Jade", gender: .feminine, grade: .ce2)],
+    ]
+
+    /// With `DICTEE_DUMP_SERVED=PATH`, every served text is appended to PATH (child, grade, moment,
+    /// its day seen from the serving day, the text), for a reader's review.
+    @Test(arguments: [0, 1])
+    func sixtyDaysOfServedTextsAgreeWithTheirDayAndNeverRepeatWithinEightWeeks(family: Int) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-60-days-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = ["HOME": dir.path, "DICTEE_CONFIG": dir.appendingPathComponent("config.json").path]
         let paths = HouseholdPaths(environment: env, statePath: dir.appendingPathComponent("dictee.sqlite").path)
         let store = try StateStore(path: paths.state)
-        try store.addChild(Child(firstName: "Léa", gender: .feminine, grade: .ce1))
-        try store.addChild(Child(firstName: "Hugo", gender: .masculine, grade: .cm1))
+        for child in Self.families[family] { try store.addChild(child) }
+        let dump = ProcessInfo.processInfo.environment["DICTEE_DUMP_SERVED"]
+        var dumped = ""
         let zone = try CalendarZone(identifier: "Europe/Paris")
         let lexicon = repositoryRoot.appendingPathComponent("Data/lexique-3.83.bin")
         guard FileManager.default.fileExists(atPath: lexicon.path) else {
@@ -67,6 +78,7 @@ import Store
                 let wrong = validator.check(Draft(text: d.text), plan: plan).filter { ["moment_date", "moment_famille"].contains($0.rule) }
                 #expect(wrong.isEmpty, "day \(day), \(child.firstName), \(d.moment) \(date.dayPhrase): \(wrong.map(\.message)) — \(d.text)")
                 checkedTexts += 1
+                dumped += "\(child.firstName) (\(child.grade.rawValue)) — day \(day), \(Desk.frenchDate(zone.date(at: evening))) — \(d.moment), \(date.dayPhrase) (\(date.time == .past ? "passé" : "à venir")) — \(d.origin)\n\(d.text)\n\n"
                 if let id = Desk.libraryTextID(d) {
                     let fitting = library.texts(for: child.grade, fitting: candidate.moment).filter { $0.time.suits(date.time) }.map(\.id)
                     let recent = (served[child.id!] ?? []).filter { day - $0.day < Library.repeatGapDays }
@@ -78,6 +90,10 @@ import Store
                 }
                 _ = try Desk.grade(d, child: child, missed: [], store, at: Date(timeIntervalSince1970: TimeInterval(evening + 600)))
             }
+        }
+        if let dump, let data = dumped.data(using: .utf8) {
+            if let handle = FileHandle(forWritingAtPath: dump) { handle.seekToEndOfFile(); handle.write(data); handle.closeFile() }
+            else { FileManager.default.createFile(atPath: dump, contents: data) }
         }
         #expect(checkedTexts >= 80, "two children, sixty days: most evenings have a card (\(checkedTexts))")
         let distinct = served.values.map { Set($0.map(\.text)).count }

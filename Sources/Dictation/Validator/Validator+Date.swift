@@ -132,7 +132,10 @@ extension Validator {
             return [Finding(step: .moment, rule: "moment_date", message: message)]
         }
         if date.time == .past, placed, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
-            return [Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : raconte-le au passé (passé composé ou imparfait).")]
+            let pasts = SchoolTense.allCases.filter { pastTenses.contains($0) && GradeNorms.of(plan.grade).tenses.contains($0) && $0 != .passeComposeEtre }
+                .map { $0 == .passeComposeAvoir ? "passé composé" : $0.rawValue }
+            let list = pasts.count > 1 ? pasts.dropLast().joined(separator: ", ") + " ou " + pasts.last! : pasts.joined()
+            return [Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : raconte-le au passé (\(list)).")]
         }
         return []
     }
