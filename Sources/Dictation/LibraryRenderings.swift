@@ -52,20 +52,21 @@ extension Library {
     public static let sampleWritingDay = CalendarDate(year: 2026, month: 12, day: 1)
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
-    /// of `{quand}` ("samedi dernier", "ce mardi", "samedi 21 novembre", "ce samedi",
-    /// "jeudi 10 décembre") and a moment of several days going on. A `past` text gets past
-    /// dates, a `coming` one upcoming dates, an `any` text both.
+    /// of `{quand}` ("samedi dernier", "samedi 21 novembre", "ce mardi", "ce samedi", "jeudi 10
+    /// décembre") and a moment of several days going on; four, one per sample child, so that
+    /// each phrase is proven with each. A `past` text gets past dates, a `coming` one upcoming
+    /// dates, an `any` text both (the near and the far forms).
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
         let w = sampleWritingDay
         func date(_ offset: Int, _ t: MomentTime, days: Int = 0) -> MomentDate {
             MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
         }
-        let past = [date(-3, .past), date(0, .past), date(-10, .past), date(-2, .past, days: 4), date(-1, .past)]
-        let coming = [date(4, .upcoming), date(0, .upcoming), date(9, .upcoming), date(1, .upcoming)]
+        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4)]
+        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming)]
         switch time {
         case .past: return past
         case .coming: return coming
-        case .any: return [past[0], coming[0], past[2], coming[2], past[1], coming[1], past[3], coming[3], past[4]]
+        case .any: return [past[0], coming[1], past[1], coming[0]]
         }
     }
 
@@ -78,8 +79,9 @@ extension Library {
     ///     `chez` or `nil`).
     ///   - sitesPerTarget: trap sites required per skill of the text.
     /// - Returns: one rendering per text, moment and sample child, in text order; a child is never
-    ///   paired with a friend slot holding its own name. The renderings of a text take the
-    ///   dates of `sampleDates(for:)` in turn, so that every day form is proven.
+    ///   paired with a friend slot holding its own name. For each phrase, the sample children
+    ///   take the dates of `sampleDates(for:)` in turn, so that every day form is proven with
+    ///   every phrase.
     /// - Throws: a `LibraryError` when a text cannot be rendered.
     ///   - labels: parents' labels with their kinds (`sampleLabels`).
     public func renderings(phrases: [(phrase: String, grammar: PhraseGrammar, slot: String?)], labels: [MomentPhrase] = [],
@@ -100,8 +102,9 @@ extension Library {
         var out: [LibraryRendering] = []
         for text in texts {
             let dates = Library.sampleDates(for: text.time).filter { !(text.tellsEnd && $0.isGoingOn) }
-            var turn = 0
             for (moment, kinds) in moments where text.fits(kinds) {
+                // Each phrase with every day form: the sample children take the dates in turn.
+                var turn = 0
                 // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a
                 // plan never pairs a child with a friend slot holding the child's own name.
                 for (name, gender) in Library.sampleChildren where moment.friendName != name {

@@ -136,7 +136,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
             Finding(step: .orthographeGrammaire, rule: "elision_consonne", message: "Pas d'apostrophe, ailleurs."),
         ]
         let model = ScriptedModel([.answer(Self.good, .stop)])
-        let result = try #require(try session(model, ScriptedChecker { draft, _ in draft.text.hasPrefix("Samedi") ? findings : [] })
+        let result = try #require(try session(model, ScriptedChecker { draft, _ in draft.text.hasPrefix("Samedi, Léa est allée à la sortie piscine avec sa classe") ? findings : [] })
             .write(Self.dated(.past)))
         #expect(result.attempts.count == 5 && result.fromLibrary, "the model's text never passes: five attempts, then the library")
         #expect(result.attempts.allSatisfy { $0.failure == .validation([

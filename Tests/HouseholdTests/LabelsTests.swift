@@ -15,7 +15,7 @@ import Testing
         let checked = try Labels.check("  le\u{200B} dîner   chez Mamie ", kind: nil, names: ["Léa"], lexicon: lexicon).get()
         #expect(checked == CheckedLabel(phrase: "le dîner chez Mamie",
                                         grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "dîner"),
-                                        kind: "general", firstName: "Mamie"))
+                                        kind: "repas", firstName: "Mamie"))
         #expect(checked.moment.contracted(with: .a) == "au dîner chez Mamie")
         #expect(try Labels.check("la sortie au parc", kind: "Plein_air", names: [], lexicon: lexicon).get().kind == "plein_air")
         #expect(try Labels.check("le spectacle de Léa", kind: nil, names: ["Léa"], lexicon: lexicon).get().firstName == "Léa")
