@@ -34,7 +34,7 @@ extension Library {
     /// (`kinds(of:)`: a label's kind and `general`) and whose `time:` suits the moment's
     /// (`plan.date`: a past moment gets `past` and `any` texts, an upcoming one `coming` and
     /// `any`; a moment of several days going on no text that tells its end, `ends: yes`); among them, first one the child has not had (`used`), else the one had longest
-    /// ago; then the one sharing the most targets with the plan; ties by id. The rendering (with
+    /// ago, a text told at the moment's own time (`past`, `coming`) before a timeless one; then the one sharing the most targets with the plan; ties by id. The rendering (with
     /// the moment's day) is validated with the text's own skills as targets (3 sites each, as
     /// the library proof requires) and the plan's child, moment and date; a text whose rendering
     /// fails is skipped.
@@ -59,6 +59,8 @@ extension Library {
         let candidates = fitting.filter { rendered[$0.id] != nil }.sorted { a, b in
             let usedA = used[a.id], usedB = used[b.id]
             if (usedA == nil) != (usedB == nil) { return usedA == nil }
+            // A text told at the moment's own time ("{Quand}, Léa ira…") before a timeless one.
+            if plan.date != nil, (a.time == .any) != (b.time == .any) { return b.time == .any }
             if let usedA, let usedB, usedA != usedB { return usedA < usedB }
             let overlapA = a.skills.filter(plan.targets.contains).count, overlapB = b.skills.filter(plan.targets.contains).count
             if overlapA != overlapB { return overlapA > overlapB }
