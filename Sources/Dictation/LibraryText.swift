@@ -425,6 +425,12 @@ public struct Library: Sendable {
         return kinds
     }
 
+    /// The "!" kinds of `moment-kinds.tsv` (a phrase's own kinds), stripped of their mark: the
+    /// only kinds whose texts fit the phrase (`fittingKinds(of:)`).
+    public static func ownKinds(_ kinds: Set<String>) -> Set<String> {
+        Set(kinds.filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) })
+    }
+
     /// The library shipped in the `Dictation` module's resources: the five grade files and
     /// `moment-kinds.tsv`.
     /// - Parameters:
@@ -443,7 +449,7 @@ public struct Library: Sendable {
         }
         let kinds = try parseKinds(try read("moment-kinds", "tsv", "Resources"), file: "moment-kinds.tsv")
         let topics = try MomentTopics.parseTopics(try read("kind-topics", "tsv", "Resources"), file: "kind-topics.tsv")
-        let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([generalKind])
+        let known = kinds.values.reduce(into: Set<String>()) { $0.formUnion($1.map { $0.hasPrefix("!") ? String($0.dropFirst()) : $0 }) }.union([generalKind])
         var texts: [LibraryText] = []
         var ids = Set<String>()
         for file in files {
@@ -497,6 +503,8 @@ public struct Library: Sendable {
     /// and the validator's `moment_sujet` rule, which asks for those words, agrees with the
     /// library's choice.
     public func fittingKinds(of phrase: String) -> Set<String> {
+        let own = Library.ownKinds(kinds(of: phrase))
+        if !own.isEmpty { return own }
         let listed = kinds(of: phrase)
         let specific = listed.filter { topics[$0] != nil }
         return specific.isEmpty ? listed : specific
@@ -540,6 +548,7 @@ public struct Library: Sendable {
     /// Every kind a text may fit and a label may take: the kinds of `moment-kinds.tsv` and
     /// `general`, sorted.
     public var knownKinds: [String] {
-        (phraseKinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }.union([Self.generalKind])).sorted()
+        (phraseKinds.values.reduce(into: Set<String>()) { $0.formUnion($1.map { $0.hasPrefix("!") ? String($0.dropFirst()) : $0 }) }
+            .union([Self.generalKind])).sorted()
     }
 }

@@ -186,7 +186,7 @@ import PrivacyFilter
         #expect(library.kinds(of: lights.moment()) == ["general"])
         #expect(library.kinds(of: p.moment(kind: "general")) == ["general"])
         let piscine = MomentPhrase(phrase: "la sortie piscine", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "sortie"))
-        #expect(library.kinds(of: piscine) == ["eau"])
+        #expect(library.kinds(of: piscine) == ["nage"])
         let old = MomentPhrase(phrase: "piscine avec papi", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "papi"))
         #expect(library.kinds(of: old) == ["general"])
         for grade in Grade.allCases {
