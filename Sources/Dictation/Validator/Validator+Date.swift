@@ -28,8 +28,10 @@ extension Validator {
         let t = a.tagged
         let words = t.indices.filter { t[$0].token.kind != .punctuation }
         func word(_ k: Int) -> String? { k >= 0 && k < words.count ? t[words[k]].normalized : nil }
-        let when = date.time == .past ? "Le moment a eu lieu \(date.dayPhrase)" : "Le moment aura lieu \(date.dayPhrase)"
         let full = "\(date.weekday) \(date.start.day == 1 ? "1er" : String(date.start.day)) \(MomentDate.month(of: date.start))"
+        // "Le moment a eu lieu samedi dernier (samedi 28 novembre)"; a far date is said once.
+        let day = date.dayPhrase == full ? full : "\(date.dayPhrase) (\(full))"
+        let when = date.time == .past ? "Le moment a eu lieu \(day)" : "Le moment aura lieu \(day)"
         var out: [Finding] = []
         // Whether the text places itself in time (a weekday, a month, a relative day): then it
         // must tell a past moment in a past tense.
@@ -37,7 +39,7 @@ extension Validator {
         let relative: Set<String> = ["aujourd'hui", "hier", "avant-hier", "demain", "après-demain", "dernier", "dernière", "prochain", "prochaine"]
         func refuse(_ what: String, _ why: String) {
             guard !out.contains(where: { $0.message.contains("« \(what) »") }) else { return }
-            out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : n'écris pas « \(shown(what)) », \(why)."))
+            out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) : n'écris pas « \(shown(what)) », \(why)."))
         }
         let o = date.offset
         let allowedDays = Set(date.days.map(MomentDate.weekday(of:)))
@@ -127,15 +129,15 @@ extension Validator {
         let pastTenses: Set<SchoolTense> = [.passeComposeAvoir, .passeComposeEtre, .imparfait, .passeSimple, .plusQueParfait]
         if onlyWrong(sentences[0]) || wrongCount * 2 > sentences.count {
             let message = date.time == .past
-                ? "\(when) (\(full)) : raconte-le au passé, pas au futur."
-                : "\(when) (\(full)) : il n'a pas encore eu lieu, ne le raconte pas au passé."
+                ? "\(when) : raconte-le au passé, pas au futur."
+                : "\(when) : il n'a pas encore eu lieu, ne le raconte pas au passé."
             return [Finding(step: .moment, rule: "moment_date", message: message)]
         }
         if date.time == .past, placed, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
             let pasts = SchoolTense.allCases.filter { pastTenses.contains($0) && GradeNorms.of(plan.grade).tenses.contains($0) && $0 != .passeComposeEtre }
                 .map { $0 == .passeComposeAvoir ? "passé composé" : $0.rawValue }
             let list = pasts.count > 1 ? pasts.dropLast().joined(separator: ", ") + " ou " + pasts.last! : pasts.joined()
-            return [Finding(step: .moment, rule: "moment_date", message: "\(when) (\(full)) : raconte-le au passé (\(list)).")]
+            return [Finding(step: .moment, rule: "moment_date", message: "\(when) : raconte-le au passé (\(list)).")]
         }
         return []
     }

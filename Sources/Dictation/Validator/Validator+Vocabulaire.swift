@@ -28,26 +28,12 @@ extension Validator {
     static let allStandardGivenWords: Set<String> = standardGivenWords.filter { !$0.key.hasPrefix("kind:") }.values
         .reduce(into: Set<String>()) { $0.formUnion($1) }
 
-    /// The kinds of each whitelist phrase (`Resources/moment-kinds.tsv`).
-    static let phraseKinds: [String: Set<String>] = {
-        guard let url = Bundle.module.url(forResource: "moment-kinds", withExtension: "tsv", subdirectory: "Resources"),
-              let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
-        return (try? Library.parseKinds(text, file: "moment-kinds.tsv")) ?? [:]
-    }()
-
-    /// The kinds of a moment: a label's own kind, or its whitelist phrase's kinds (the base phrase
-    /// without a friend's name decides, as in `Library.kinds(of:)`).
+    /// The kinds of a moment: a label's own kind, or every kind of its whitelist phrase
+    /// (`Library.kinds(of:)` on the bundled `moment-kinds.tsv`, a phrase's own "!" kinds unmarked).
     static func kinds(of m: MomentPhrase) -> Set<String> {
         if let kind = m.kind { return [kind] }
-        let p = m.phrase.replacingOccurrences(of: "’", with: "'").lowercased()
-        var best: (length: Int, kinds: Set<String>)?
-        for (base, kinds) in phraseKinds {
-            let b = base.lowercased()
-            if p == b || p.hasPrefix(b + " de ") || p.hasPrefix(b + " d'") || p.hasPrefix(b + " chez "), b.count > (best?.length ?? -1) {
-                best = (b.count, kinds)
-            }
-        }
-        return best?.kinds ?? []
+        let listed = MomentTopics.bundled?.kinds.kinds(of: m.phrase) ?? []
+        return Set(listed.map { $0.hasPrefix("!") ? String($0.dropFirst()) : $0 })
     }
 
     /// The mots donnés of the moment's kinds (`[kind:…]` sections of `mots-donnes.txt`).

@@ -22,7 +22,7 @@ extension Dictee {
         static let summary = "run the validator's eight steps on a dictation text"
         /// The largest text `check` reads, in bytes (a CM2 dictation is about 600).
         static let maximumBytes = 100_000
-        static let options = OptionSpec(valued: ["child", "moment", "kind", "skills", "grade", "gender", "sites"], flags: ["json"])
+        static let options = OptionSpec(valued: ["child", "moment", "kind", "skills", "grade", "gender", "sites", "date", "now", "tz"], flags: ["json"])
         static let help = """
             usage: dictee check --child NAME --moment PHRASE [--skills ID,ID] [--json] FILE
                    dictee check --child NAME --moment PHRASE ... -        (text on stdin)
@@ -46,6 +46,10 @@ extension Dictee {
               --skills IDS     target skills, comma-separated (see Docs/trap-sites.md), e.g.
                                homophones_a_a,accord_pp_etre; each needs --sites trap sites
               --sites N        trap sites required per target skill (default 2)
+              --date DAY       the moment's day, YYYY-MM-DD: the text's weekdays, "hier",
+                               "demain", seasons and tenses must agree with it, seen
+                               from --now (default: today); a day before --now's is past
+              --now, --tz      the day the text is written and the zone (with --date)
               --grade G        CP, CE1, CE2, CM1 or CM2 (instead of the stored child's)
               --gender f|m     the child's gender (instead of the stored child's)
               --json           {"passed": bool, "findings": [{"step": id, "rule": id, "message": string}]}
@@ -59,6 +63,7 @@ extension Dictee {
             example:
               dictee check --child Léa --moment "la sortie piscine" --skills homophones_a_a texte.txt
               dictee check --child Léa --moment "le dîner chez Mamie" --kind general texte.txt
+              dictee check --child Léa --moment "le cours de judo" --date 2026-11-28 --now 2026-12-01T18:00:00+01:00 texte.txt
 
             """
 
@@ -128,7 +133,17 @@ extension Dictee {
             if let skill = targets.first(where: { !$0.isTaught(at: child.grade) }) {
                 throw CommandFailure(.usage, "\(skill.rawValue) is taught from \(skill.introducedIn.rawValue) on; a \(child.grade.rawValue) text cannot target it")
             }
-            let plan = DictationPlan(child: child, moment: moment, targets: targets, sitesPerTarget: sites)
+            var plan = DictationPlan(child: child, moment: moment, targets: targets, sitesPerTarget: sites)
+            if let day = arguments.values["date"] {
+                let parts = day.split(separator: "-").compactMap { Int($0) }
+                let date = CalendarDate(year: parts.first ?? 0, month: parts.count > 1 ? parts[1] : 0, day: parts.count > 2 ? parts[2] : 0)
+                guard parts.count == 3, day.count == 10, date.isValid else {
+                    throw CommandFailure(.usage, "--date needs a day as YYYY-MM-DD, e.g. 2026-11-28")
+                }
+                let (zone, now) = try TimeOptions.resolve(arguments, context)
+                let today = zone.date(at: now)
+                plan.date = MomentDate(start: date, end: date, written: today, time: date <= today ? .past : .upcoming)
+            }
             let findings = validator.check(Draft(text: text), plan: plan)
             if arguments.flags.contains("json") {
                 let list = findings.map {
