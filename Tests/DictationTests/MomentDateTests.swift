@@ -114,3 +114,21 @@ import Testing
         #expect(Set(topics.topics.keys).isSubset(of: Set(library.knownKinds)))
     }
 }
+
+/// A reflexive verb with its object after it does not agree with the child (found by an
+/// adversarial review: the correction taught "s'est lavée les mains").
+@Suite struct ReflexiveObjectTests {
+    @Test(arguments: ["Léa s'est lavé les mains avant le cours de judo.", "Au cours de judo, Léa s'est acheté une gourde.",
+                      "Au cours de judo, Léa s'est rendu compte de ses progrès.", "Au cours de judo, Léa s'est demandé si elle gagnerait."])
+    func noAgreementBeforeTheObject(text: String) throws {
+        #expect(try MomentDateTests.findings(text, nil, rule: "prenom_accord").isEmpty, "\(text)")
+    }
+
+    @Test func theAgreementWithoutAnObjectIsStillAsked() throws {
+        let f = try TestValidator.shared().check(Draft(text: "Léa s'est levé tôt pour aller au cours de judo."),
+                                                 plan: DictationPlan(child: Child(firstName: "Léa", gender: .feminine, grade: .ce2),
+                                                                     moment: MomentPhrase(phrase: "le cours de judo", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "cours")),
+                                                                     targets: []))
+        #expect(f.contains { $0.step == .prenom }, "\(f)")
+    }
+}

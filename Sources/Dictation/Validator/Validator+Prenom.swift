@@ -96,6 +96,13 @@ extension Validator {
             k += 1
         }
         guard k < t.count, t[k].token.kind == .word else { return nil }
+        // A reflexive verb with its object after it does not agree: "Léa s'est lavé les mains",
+        // "elle s'est acheté une gourde", "s'est rendu compte", "s'est demandé si".
+        let reflexive = ((i + 1)..<k).contains { ["s'", "se"].contains(t[$0].normalized) }
+        if reflexive, k + 1 < t.count, t[k + 1].token.kind == .word,
+           FrenchWords.determiners.contains(t[k + 1].normalized) || ["compte", "si", "s'", "que", "qu'", "pourquoi", "comment"].contains(t[k + 1].normalized) {
+            return nil
+        }
         // The words between the name and the attribute, as written ("n'est pas", "s'est").
         var verb = ""
         for j in (i + 1)..<k {
@@ -132,7 +139,7 @@ extension Validator {
 
     /// Words after "il" that make it impersonal ("il fait beau", "il y a", "il faut", "il pleut").
     static let impersonalAfterIl: Set<String> = ["y", "fait", "faisait", "fera", "faut", "fallait", "faudra", "pleut", "pleuvait", "neige", "neigeait",
-                                                  "reste", "restait", "suffit", "semble", "semblait", "paraît", "s'agit", "s'agissait", "manque", "manquait"]
+                                                  "fallut", "reste", "restait", "resta", "suffit", "semble", "semblait", "paraît", "s'agit", "s'agissait", "manque", "manquait"]
     /// Words after "il est" / "il était" that make it impersonal ("il est midi", "il était tard").
     static let impersonalAttributes: Set<String> = ["midi", "minuit", "tard", "tôt", "temps", "l'heure", "heure", "une", "deux", "trois", "quatre", "cinq", "six",
                                                      "sept", "huit", "neuf", "dix", "onze", "important", "interdit", "possible", "impossible", "difficile", "facile", "agréable", "bon", "amusant"]

@@ -92,7 +92,7 @@ extension Validator {
             for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
             let shown = examples.prefix(6).joined(separator: ", ")
             out.append(Finding(step: .moment, rule: "moment_sujet", message:
-                "Le texte doit parler de ce qu'on fait à « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(shown)."))
+                "Le texte doit raconter ce qu'on fait pendant le moment « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(shown)."))
         }
         return out
     }
