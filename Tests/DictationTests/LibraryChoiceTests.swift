@@ -16,7 +16,7 @@ import Testing
         plan.date = MomentDate(start: saturday, end: saturday, written: saturday.adding(days: 3), time: .past)
         let served = try #require(library.serving(for: plan, checker: validator))
         #expect(served.text.grade == .ce2)
-        #expect(served.text.fits(library.kinds(of: "la sortie piscine")))
+        #expect(served.text.fits(library.fittingKinds(of: "la sortie piscine")))
         let best = library.texts(for: .ce2, fitting: "la sortie piscine").filter { $0.time.suits(.past) }.map { $0.skills.filter(plan.targets.contains).count }.max()
         #expect(served.text.skills.filter(plan.targets.contains).count == best)
         #expect(served.draft.text.contains("Inès") && served.draft.text.contains("sortie piscine"))
@@ -39,8 +39,12 @@ import Testing
             let child = Child(firstName: "Hugo", gender: .masculine, grade: grade)
             for m in ["la sortie piscine", "le cours de judo", "les vacances", "l'anniversaire", "la fête de l'école"] {
                 let grammar = try #require(LibraryValidationTests.phrases.first { $0.phrase == m }?.grammar)
-                let plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
-                #expect(library.serving(for: plan, checker: validator) != nil, "\(grade.rawValue) \(m)")
+                var plan = Planner.plan(child: child, moment: MomentPhrase(phrase: m, grammar: grammar), progress: [], last: nil)
+                for (offset, time) in [(-3, MomentTime.past), (4, .upcoming)] {
+                    let written = CalendarDate(year: 2026, month: 12, day: 1)
+                    plan.date = MomentDate(start: written.adding(days: offset), end: written.adding(days: offset), written: written, time: time)
+                    #expect(library.serving(for: plan, checker: validator) != nil, "\(grade.rawValue) \(m) \(time)")
+                }
             }
         }
     }

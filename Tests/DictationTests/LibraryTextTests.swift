@@ -95,6 +95,7 @@ import PrivacyFilter
         grade: CP
         skills: majuscule_ponctuation
         fits: sortie, fete
+        time: any
         {Prenom} va {à moment}.
         {g:Il|Elle} est content{e} !
 
@@ -102,6 +103,8 @@ import PrivacyFilter
         grade: cp
         skills: majuscule_ponctuation, m_devant_m_b_p
         fits: sejour
+        time: coming
+        ends: no
         {Prenom} emporte sa lampe.
         """
 
@@ -116,18 +119,20 @@ import PrivacyFilter
     }
 
     @Test(arguments: [
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation, homophone_a\nfits: sortie\nTexte.", LibraryError.unknownSkill("homophone_a", file: "bad.txt", line: 3)),
-        ("=== a\ngrade: CE3\nskills: majuscule_ponctuation\nfits: sortie\nTexte.", .unknownGrade("CE3", file: "bad.txt", line: 2)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n{Prenom} va.\n{Prénom} va.", .unknownMark("Prénom", file: "bad.txt", line: 6)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n{M:a|b} va.", .unknownMark("M:a|b", file: "bad.txt", line: 5)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.\n{Prenom va.", .unbalancedBrace(file: "bad.txt", line: 6)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nPrenom} va.", .unbalancedBrace(file: "bad.txt", line: 5)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.\n\n=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.",
-         .duplicateID("a", file: "bad.txt", line: 7)),
-        ("=== a\ngrade: CE1\nskills: majuscule_ponctuation, accord_pp_etre\nfits: sortie\nTexte.", .skillNotTaught(.accordPPEtre, .ce1, file: "bad.txt", line: 3)),
-        ("=== a\ngrade: CP\nfits: sortie\nTexte.", .missingField("skills", file: "bad.txt", line: 1)),
-        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\n", .missingField("template", file: "bad.txt", line: 1)),
-        ("=== a\ngrade: CP\ngrade: CE1\nskills: majuscule_ponctuation\nfits: sortie\nTexte.", .duplicateField("grade", file: "bad.txt", line: 3)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation, homophone_a\nfits: sortie\ntime: any\nTexte.", LibraryError.unknownSkill("homophone_a", file: "bad.txt", line: 3)),
+        ("=== a\ngrade: CE3\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nTexte.", .unknownGrade("CE3", file: "bad.txt", line: 2)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\n{Prenom} va.\n{Prénom} va.", .unknownMark("Prénom", file: "bad.txt", line: 7)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\n{M:a|b} va.", .unknownMark("M:a|b", file: "bad.txt", line: 6)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nTexte.\n{Prenom va.", .unbalancedBrace(file: "bad.txt", line: 7)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nPrenom} va.", .unbalancedBrace(file: "bad.txt", line: 6)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nTexte.\n\n=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nTexte.",
+         .duplicateID("a", file: "bad.txt", line: 8)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\nTexte.", .missingField("time", file: "bad.txt", line: 1)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: hier\nTexte.", .unknownTime("hier", file: "bad.txt", line: 5)),
+        ("=== a\ngrade: CE1\nskills: majuscule_ponctuation, accord_pp_etre\nfits: sortie\ntime: any\nTexte.", .skillNotTaught(.accordPPEtre, .ce1, file: "bad.txt", line: 3)),
+        ("=== a\ngrade: CP\nfits: sortie\ntime: any\nTexte.", .missingField("skills", file: "bad.txt", line: 1)),
+        ("=== a\ngrade: CP\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\n", .missingField("template", file: "bad.txt", line: 1)),
+        ("=== a\ngrade: CP\ngrade: CE1\nskills: majuscule_ponctuation\nfits: sortie\ntime: any\nTexte.", .duplicateField("grade", file: "bad.txt", line: 3)),
         ("Texte.\n=== a", .unexpectedLine(file: "bad.txt", line: 1)),
     ])
     func parseErrorsNameFileAndLine(_ source: String, _ expected: LibraryError) {
@@ -181,7 +186,7 @@ import PrivacyFilter
 
     @Test func everyPhraseHasTextsAtEveryGrade() throws {
         let lib = try Library.bundled()
-        let kinds = lib.phraseKinds.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let kinds = Set(lib.knownKinds).subtracting([Library.generalKind])
         for grade in Grade.allCases {
             for kind in kinds {
                 #expect(lib.texts.contains { $0.grade == grade && $0.kinds.contains(kind) }, "\(kind) in \(grade.rawValue)")
