@@ -45,9 +45,9 @@ extension Dictee {
               --for NAMES      label: the moment is these children's only (comma-separated
                                first names); without it, it is the whole family's
               --kind KIND      label: the kind of moment, instead of the inferred one: activite,
-                               animaux, anniversaire, ballon, eau, ecole, ecran, fete,
-                               general, glisse, musique, plein_air, repas, sejour, sortie,
-                               spectacle or sport
+                               animaux, anniversaire, ballon, chant, cheval, eau, ecole,
+                               ecran, fete, general, glisse, lecture, match, musique, nage,
+                               plein_air, poisson, repas, sejour, sortie, spectacle or sport
 
             unlabel takes a label back (the moment and its dictations not yet served are
             withdrawn; served and graded ones stay in the child's history); unreject puts a
