@@ -45,6 +45,7 @@ extension Library {
         MomentPhrase(phrase: "la fête des voisins", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
         MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
         MomentPhrase(phrase: "l'atelier de poterie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "activite"),
+        MomentPhrase(phrase: "l'atelier de musique", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "musique"),
         MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),
     ]
 
