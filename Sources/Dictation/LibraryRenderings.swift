@@ -45,7 +45,7 @@ extension Library {
         MomentPhrase(phrase: "la fête des voisins", grammar: PhraseGrammar(gender: .feminine, number: .singular, headNoun: "fête"), kind: "fete"),
         MomentPhrase(phrase: "les vacances au ski", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"), kind: "sejour"),
         MomentPhrase(phrase: "l'atelier de poterie", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "activite"),
-        MomentPhrase(phrase: "l'atelier de musique", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "atelier"), kind: "musique"),
+        MomentPhrase(phrase: "le solfège", grammar: PhraseGrammar(gender: .masculine, number: .singular, headNoun: "solfège"), kind: "musique"),
         MomentPhrase(phrase: "les jeux au jardin", grammar: PhraseGrammar(gender: .masculine, number: .plural, headNoun: "jeux"), kind: "general"),
     ]
 
@@ -53,21 +53,21 @@ extension Library {
     public static let sampleWritingDay = CalendarDate(year: 2026, month: 12, day: 1)
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
-    /// of `{quand}` ("samedi dernier", "samedi 21 novembre", "ce mardi", "ce samedi", "jeudi 10
-    /// décembre") and a moment of several days going on; four, one per sample child, so that
-    /// each phrase is proven with each. A `past` text gets past dates, a `coming` one upcoming
+    /// of `{quand}` ("samedi dernier", "samedi 21 novembre", "aujourd'hui", "hier", "demain", "ce
+    /// samedi", "lundi prochain", "jeudi 10 décembre") and a moment of several days going on; the
+    /// sample children take them in turn, so that each phrase is proven with each. A `past` text gets past dates, a `coming` one upcoming
     /// dates, an `any` text both (the near and the far forms).
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
         let w = sampleWritingDay
         func date(_ offset: Int, _ t: MomentTime, days: Int = 0) -> MomentDate {
             MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
         }
-        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4)]
-        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming)]
+        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past)]
+        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(6, .upcoming)]
         switch time {
         case .past: return past
         case .coming: return coming
-        case .any: return [past[0], coming[1], past[1], coming[0]]
+        case .any: return [past[0], coming[1], past[1], coming[0], past[4], coming[4]]
         }
     }
 
@@ -104,14 +104,14 @@ extension Library {
         for text in texts {
             let dates = Library.sampleDates(for: text.time).filter { !(text.tellsEnd && $0.isGoingOn) }
             for (moment, kinds) in moments where text.fits(kinds) {
-                // Each phrase with every day form: the sample children take the dates in turn.
-                var turn = 0
-                // The child's own birthday is not "l'anniversaire d'Inès" in a text for Inès: a
-                // plan never pairs a child with a friend slot holding the child's own name.
-                for (name, gender) in Library.sampleChildren where moment.friendName != name {
+                // Each phrase with every day form and every sample child: they take the dates in
+                // turn. The child's own birthday is not "l'anniversaire d'Inès" in a text for
+                // Inès: a plan never pairs a child with a friend slot holding the child's own name.
+                let children = Library.sampleChildren.filter { moment.friendName != $0.firstName }
+                for turn in 0..<max(children.count, dates.count) {
+                    let (name, gender) = children[turn % children.count]
                     let child = Child(firstName: name, gender: gender, grade: text.grade)
                     let date = dates[turn % dates.count]
-                    turn += 1
                     let rendered = try text.render(firstName: name, gender: gender, moment: moment, date: date)
                     var plan = DictationPlan(child: child, moment: moment, targets: text.skills, sitesPerTarget: sitesPerTarget)
                     plan.date = date

@@ -63,15 +63,37 @@ public struct MomentDate: Sendable, Hashable {
     /// The moment's weekday: "samedi" (the `{jour}` mark of the library).
     public var weekday: String { Self.weekday(of: start) }
 
-    /// How the text names the moment's day (the `{quand}` mark of the library), lower case:
-    /// - the writing day, or coming within 6 days: "ce samedi";
-    /// - 1 to 6 days before: "samedi dernier";
+    /// How the text names the moment's day (the `{quand}` mark of the library), lower case, as
+    /// a child would say it on the writing day:
+    /// - the writing day: "aujourd'hui"; the day before: "hier"; the day after: "demain";
+    /// - 2 to 6 days before: "samedi dernier";
+    /// - 2 to 6 days ahead: "ce samedi" in the same week (Monday to Sunday), "samedi prochain"
+    ///   in the next one (written on a Friday, a Tuesday four days ahead is "mardi prochain");
     /// - 7 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
+    ///
+    /// The phrase changes from one day to the next near the moment: a waiting text that names its
+    /// day is retired when it would now be said otherwise (`Desk`), so a child never reads
+    /// "demain" about today.
     public var dayPhrase: String {
-        let o = offset
-        if (0...6).contains(o) { return "ce " + weekday }
-        if (-6 ... -1).contains(o) { return weekday + " dernier" }
-        return weekday + " " + (start.day == 1 ? "1er" : String(start.day)) + " " + Self.month(of: start)
+        switch offset {
+        case 0: return "aujourd'hui"
+        case -1: return "hier"
+        case 1: return "demain"
+        case -6 ... -2: return weekday + " dernier"
+        case 2...6:
+            // Monday-based day of the week of the writing day: 0 for Monday … 6 for Sunday.
+            let monday = ((written.daysSinceEpoch + 3) % 7 + 7) % 7
+            return monday + offset <= 6 ? "ce " + weekday : weekday + " prochain"
+        default:
+            return weekday + " " + (start.day == 1 ? "1er" : String(start.day)) + " " + Self.month(of: start)
+        }
+    }
+
+    /// Whether `text` says `dayPhrase`, in whole words and any case ("Hier, Léa…" names "hier";
+    /// "son panier" does not).
+    public func isNamed(in text: String) -> Bool {
+        let spaced = String(text.lowercased().map { $0 == "’" ? "'" : ($0.isLetter || $0.isNumber || $0 == "'" || $0 == "-" ? $0 : " ") })
+        return (" " + spaced.split(separator: " ").joined(separator: " ") + " ").contains(" " + dayPhrase + " ")
     }
 
     /// The seasons of the moment's first day (a school reading: winter from 21 December to 20

@@ -74,7 +74,7 @@ public enum Instructions {
             ("sentences", "the sentence range"),
             ("maxWordsPerSentence", "the longest sentence allowed"),
             ("momentPhrase", "the moment's canonical phrase (as listed in the audit file)"),
-            ("day", "the moment's weekday seen from the writing day ('samedi dernier'; the day of the month when a week or more away), no hour"),
+            ("day", "the moment's day seen from the writing day ('hier', 'samedi dernier', 'ce samedi'; the day of the month when a week or more away), no hour"),
             ("time", "whether the moment has begun"),
         ]
     }
@@ -135,7 +135,12 @@ public enum Instructions {
             return "Écris la dictée : une journée ordinaire de \(name)."
         }
         let when: String
-        let day = plan.day.map { " C'est \($0) ; ne nomme aucun autre jour, ni « hier », « demain » ou « aujourd'hui »." } ?? ""
+        // "C'était samedi dernier ; ne nomme aucun autre jour, ni « hier » ni « aujourd'hui » ni
+        // « demain »." — the relative days other than the moment's own.
+        let day = plan.day.map { d in
+            let others = ["hier", "aujourd'hui", "demain"].filter { $0 != d }.map { "« \($0) »" }.joined(separator: " ni ")
+            return " \(plan.time == .past ? "C'était" : "C'est") \(d) ; ne nomme aucun autre jour, ni \(others)."
+        } ?? ""
         switch plan.time {
         case .past?: when = " Ce moment a déjà eu lieu : raconte-le au passé." + day
         case .upcoming?: when = " Ce moment va bientôt avoir lieu : raconte ce qui se prépare." + day

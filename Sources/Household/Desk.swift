@@ -132,13 +132,17 @@ public enum Desk {
                    written: zone.date(at: now), time: CardChoice.isUpcoming(c, now: now) ? .upcoming : .past)
     }
 
-    /// Whether a waiting text was written for another day than `now` would write it: its moment's
-    /// day is told otherwise ("ce samedi" became "samedi dernier"), or it began since (a text in
-    /// the futur about a moment now past).
+    /// Whether a waiting text was written for another day than `now` would write it: the moment
+    /// began since (a text in the futur about a moment now past), or the text names its day as
+    /// it was said then and it is said otherwise now ("demain" has become "aujourd'hui", "ce
+    /// samedi" "samedi dernier"). A text that names no day, or names it by its date ("samedi 12
+    /// décembre", true on any day), stays.
     static func isStale(_ d: DictationRecord, _ c: CardMoment, now: Int64, zone: CalendarZone) -> Bool {
         let created = Int64(d.createdAt.timeIntervalSince1970.rounded(.down))
         let then = momentDate(c, now: created, zone: zone), today = momentDate(c, now: now, zone: zone)
-        return then.dayPhrase != today.dayPhrase || then.time != today.time
+        if then.time != today.time { return true }
+        guard then.dayPhrase != today.dayPhrase, abs(then.offset) < 7 else { return false }
+        return then.isNamed(in: d.text)
     }
 
     /// Reads the child's situation, retiring stale ready texts (planned before the last grading,
