@@ -303,10 +303,27 @@ public struct LabelPhrase: Sendable, Hashable {
         let phrase = article == "l'" ? elided() : full(article)
         let grammar = PhraseGrammar(gender: gender, number: number, headNoun: noun)
         var kind = LabelKinds.bundled.kind(of: noun, lemmas: readings.map(\.lemma)) ?? Library.generalKind
+        // A lesson, a club, a workshop of something: the kind of that something, when it has one
+        // ("le cours de guitare" is an instrument lesson, "le stage d'escalade" a climb).
+        if ["activite", "sport"].contains(kind), let complement = Self.complement(of: noun, in: phrase),
+           let specific = LabelKinds.bundled.kind(of: complement, lemmas: []), specific != Library.generalKind {
+            kind = specific
+        }
         // A feast with its own name ("la fête des Lumières", "la fête de la Musique") is a town's
         // festival, not a party with cakes and balloons: the general texts fit it.
         if kind == "fete", Self.namedAfterHead(phrase, head: noun) { kind = Library.generalKind }
         return .success(LabelPhrase(phrase: phrase, article: article, grammar: grammar, names: found, inferredKind: kind))
+    }
+
+    /// The noun after the head and "de" ("le cours de guitare" → "guitare", "le stage
+    /// d'escalade" → "escalade"), lower case; `nil` when the head has no such complement.
+    static func complement(of head: String, in phrase: String) -> String? {
+        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        guard let k = words.firstIndex(where: { $0 == head.lowercased() || $0.hasSuffix("'" + head.lowercased()) }), k + 1 < words.count else { return nil }
+        let next = words[k + 1]
+        if ["de", "du", "des"].contains(next) { return k + 2 < words.count ? words[k + 2] : nil }
+        if next.hasPrefix("d'") || next.hasPrefix("d’") { return String(next.dropFirst(2)) }
+        return nil
     }
 
     /// Whether a capitalised word follows the head noun ("la fête des Lumières").

@@ -41,11 +41,15 @@ import PrivacyFilter
         ("les ateliers de cuisine", "les ateliers de cuisine", "m", "p", "ateliers", "activite"),
         ("le grand marché", "le grand marché", "m", "s", "marché", "sortie"),
         ("Le pique-nique au lac", "le pique-nique au lac", "m", "s", "pique-nique", "repas"),
-        ("le  match   de rugby", "le match de rugby", "m", "s", "match", "sport"),
+        ("le  match   de rugby", "le match de rugby", "m", "s", "match", "match"),
         ("la cabane dans les bois", "la cabane dans les bois", "f", "s", "cabane", "plein_air"),
-        ("le concert de piano de Hugo", "le concert de piano de Hugo", "m", "s", "concert", "musique"),
+        ("le concert de piano de Hugo", "le concert de piano de Hugo", "m", "s", "concert", "concert"),
         ("l'hôtel de ville", "l'hôtel de ville", "m", "s", "hôtel", "general"),
         ("le cours de poterie", "le cours de poterie", "m", "s", "cours", "activite"),
+        // A lesson of something takes that something's kind.
+        ("le cours de guitare", "le cours de guitare", "m", "s", "cours", "instrument"),
+        ("le stage d'escalade", "le stage d'escalade", "m", "s", "stage", "grimpe"),
+        ("le club de judo", "le club de judo", "m", "s", "club", "combat"),
     ])
     func labelsAreNounPhrasesWithTheirGrammarAndKind(_ label: String, _ phrase: String, _ gender: String, _ number: String,
                                                     _ head: String, _ kind: String) throws {

@@ -66,7 +66,9 @@ extension Validator {
         let starts = Set(a.text.sentences.compactMap { s in s.first { a.tagged[$0].token.kind == .word } })
         for (k, t) in a.tagged.enumerated() where t.token.kind == .word && !t.token.isElided {
             let w = t.normalized
-            let isGiven = given.contains(w)
+            // A form of a given word counts as given: "cerceaux" for "cerceau", "pédalé" for
+            // "pédaler" (its lemmas in Lexique).
+            let isGiven = given.contains(w) || t.entries.contains { given.contains($0.lemma) }
             if !isGiven, isFirstName(t, sentenceStart: starts.contains(k)) {
                 out.invented.append(k)
                 continue
