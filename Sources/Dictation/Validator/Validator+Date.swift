@@ -42,7 +42,11 @@ extension Validator {
             out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) : n'écris pas « \(shown(what)) », \(why)."))
         }
         let o = date.offset
-        let allowedDays = Set(date.days.map(MomentDate.weekday(of:)))
+        var allowedDays = Set(date.days.map(MomentDate.weekday(of:)))
+        // A week-end is its Saturday and its Sunday, whatever day the calendar gave it.
+        if phraseWords(plan.moment.phrase).contains("week-end"), ["vendredi", "samedi", "dimanche"].contains(date.weekday) {
+            allowedDays.formUnion(["samedi", "dimanche"])
+        }
         let months = Set(date.days.map(MomentDate.month(of:)))
         for k in words.indices {
             guard let w = word(k) else { continue }
@@ -64,7 +68,8 @@ extension Validator {
                 }
                 continue
             }
-            if FrenchWords.months.contains(w), !months.contains(w) {
+            // "Depuis septembre, il apprend le crawl": since, not when.
+            if FrenchWords.months.contains(w), !months.contains(w), word(k - 1) != "depuis" {
                 refuse(text, "ce n'est pas le mois du moment")
                 continue
             }

@@ -30,7 +30,7 @@ extension Validator {
         // "la visite du zoo", "du judo" for "le cours de judo", "à la piscine" for "la sortie
         // piscine", "au ski" for "la sortie ski", "à la patinoire" for "la sortie à la patinoire".
         let place = placeNoun(of: m)
-        let mentioned = exact || words.contains(head) || place.map(words.contains) == true
+        let mentioned = exact || words.contains(head) || place.map(words.contains) == true || namedByItsActivity(a, m)
         if !exact, restWords.first == head, restWords.count >= 2 {
             // Another moment with the same head noun: "cours de danse" for "cours de judo". Read
             // on the tokens themselves, so a sentence end stops it ("son anniversaire. D'abord"),
@@ -82,6 +82,24 @@ extension Validator {
         out += dateFindings(a, plan)
         out += subjectFindings(a, plan)
         return out
+    }
+
+    /// Whether a text names a moment that has kinds of its own (`moment-kinds.tsv`, "!") by
+    /// doing it: two different words of those kinds' lists ("a grimpé… la corde" for le cours
+    /// d'escalade, "a nagé… le bassin" for le cours de natation, "son tutu… les pas" for le
+    /// cours de danse). A child who climbed on Wednesday knows which lesson it was; a phrase
+    /// without kinds of its own (la sortie, a parent's label) must still be named.
+    func namedByItsActivity(_ a: TextAnalysis, _ m: MomentPhrase) -> Bool {
+        guard m.kind == nil, let topics = MomentTopics.bundled else { return false }
+        let own = Library.ownKinds(topics.kinds.kinds(of: m.phrase))
+        guard !own.isEmpty else { return false }
+        let lemmas = own.reduce(into: Set<String>()) { $0.formUnion(topics.topics[$1] ?? []) }
+        var found = Set<String>()
+        for tok in a.tagged where tok.token.kind == .word {
+            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            if let hit = forms.intersection(lemmas).sorted().first { found.insert(hit) }
+        }
+        return found.count >= 2
     }
 
     /// Nouns too general to name a moment on their own ("la colonie de vacances" is not named by

@@ -37,12 +37,15 @@ public struct MomentTopics: Sendable {
         return MomentTopics(topics: library.topics, kinds: library)
     }()
 
-    /// The lemmas a text about `moment` must draw from: the union of its kinds' lists, without
-    /// the words of the phrase itself; empty for a parent's label (its head noun is named), for
-    /// a phrase whose kinds have no list (la sortie, la bibliothèque), or a phrase not listed.
+    /// The lemmas a text about `moment` must draw from: the union of the lists of its fitting
+    /// kinds (`Library.fittingKinds`) and of its other kinds that have one, without the words of
+    /// the phrase itself; empty for a parent's label (its head noun is named), for a phrase
+    /// whose kinds have no list (la sortie, le centre de loisirs), or a phrase not listed. The
+    /// library serves a judo lesson only texts of its own kind (the tatami, the kimono); a text
+    /// from elsewhere may speak of it as a sport ("les exercices", "l'entraîneur").
     public func words(for moment: MomentPhrase) -> Set<String> {
         guard moment.kind == nil else { return [] }
-        let kinds = self.kinds.fittingKinds(of: moment.phrase)
+        let kinds = self.kinds.fittingKinds(of: moment.phrase).union(self.kinds.kinds(of: moment.phrase).filter { topics[$0] != nil })
         var words = kinds.reduce(into: Set<String>()) { $0.formUnion(topics[$1] ?? []) }
         let phrase = Tokenizer.tokenize(moment.phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
         words.subtract(phrase)
@@ -72,6 +75,8 @@ extension Validator {
             let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
             guard !forms.isDisjoint(with: Self.relatives), phraseWords.isDisjoint(with: forms) else { continue }
             if ["père", "mère"].contains(tok.normalized), k + 1 < t.count, ["noël", "noel"].contains(t[k + 1].normalized) { continue }
+            // "une barbe à papa" is a sweet.
+            if tok.normalized == "papa", k >= 2, t[k - 1].normalized == "à", t[k - 2].normalized == "barbe" { continue }
             out.append(Finding(step: .moment, rule: "moment_famille", message:
                 "N'écris pas « \(shown(tok.token.text)) » : la famille de l'enfant n'est pas connue ; parle de ses copains, de sa classe ou de « sa famille »."))
             break
