@@ -204,7 +204,9 @@ public struct LibraryText: Sendable, Hashable {
                 out += forms[(g.gender == .feminine ? 1 : 0) + (g.number == .plural ? 2 : 0)]
             case .day(let capitalized):
                 guard let date else { throw LibraryError.noDate }
-                let s = date.dayPhrase
+                // A story in the passé simple is not anchored to the writing day: "Samedi 28
+                // novembre, il partit", never "Hier, il partit".
+                let s = skills.contains(.passeSimple3ePersonne) ? date.narrativeDayPhrase : date.dayPhrase
                 out += capitalized ? s.prefix(1).uppercased() + s.dropFirst() : s
             case .weekday:
                 guard let date else { throw LibraryError.noDate }

@@ -85,8 +85,22 @@ public struct MomentDate: Sendable, Hashable {
             let monday = ((written.daysSinceEpoch + 3) % 7 + 7) % 7
             return monday + offset <= 6 ? "ce " + weekday : weekday + " prochain"
         default:
-            return weekday + " " + (start.day == 1 ? "1er" : String(start.day)) + " " + Self.month(of: start)
+            return datedPhrase
         }
+    }
+
+    /// The moment's first day by its date: "samedi 14 novembre" (the 1st is "samedi 1er
+    /// novembre"), true seen from any day.
+    public var datedPhrase: String {
+        weekday + " " + (start.day == 1 ? "1er" : String(start.day)) + " " + Self.month(of: start)
+    }
+
+    /// How a story told in the passé simple names the day: `dayPhrase`, except that the days
+    /// said from the writing day ("aujourd'hui", "hier", "demain") become the date, since the
+    /// passé simple is not anchored to the moment one speaks ("Samedi 28 novembre, il partit",
+    /// not "Hier, il partit").
+    public var narrativeDayPhrase: String {
+        (-1...1).contains(offset) ? datedPhrase : dayPhrase
     }
 
     /// Whether `text` says `dayPhrase`, in whole words and any case ("Hier, Léa…" names "hier";

@@ -28,7 +28,7 @@ extension Validator {
         let t = a.tagged
         let words = t.indices.filter { t[$0].token.kind != .punctuation }
         func word(_ k: Int) -> String? { k >= 0 && k < words.count ? t[words[k]].normalized : nil }
-        let full = "\(date.weekday) \(date.start.day == 1 ? "1er" : String(date.start.day)) \(MomentDate.month(of: date.start))"
+        let full = date.datedPhrase
         // "Le moment a eu lieu samedi dernier (samedi 28 novembre)"; a far date is said once.
         let day = date.dayPhrase == full ? full : "\(date.dayPhrase) (\(full))"
         let when = date.time == .past ? "Le moment a eu lieu \(day)" : "Le moment aura lieu \(day)"
@@ -137,6 +137,18 @@ extension Validator {
                 ? "\(when) : raconte-le au passé, pas au futur."
                 : "\(when) : il n'a pas encore eu lieu, ne le raconte pas au passé."
             return [Finding(step: .moment, rule: "moment_date", message: message)]
+        }
+        // "Hier, il partit": the passé simple tells a story cut off from the day one writes; the
+        // days said from that day (hier, aujourd'hui, ce matin…) go with the passé composé.
+        let t = a.tagged
+        let deictic = t.indices.first { k in
+            let w = t[k].normalized, next = k + 1 < t.count ? t[k + 1].normalized : ""
+            return ["aujourd'hui", "hier", "avant-hier"].contains(w) || (["ce", "cet"].contains(w) && ["matin", "soir", "après-midi"].contains(next))
+        }
+        if let k = deictic, verbs.contains(where: { $0.tenses == [.passeSimple] }) {
+            let said = t[k].normalized == "ce" || t[k].normalized == "cet" ? t[k].token.text + " " + t[k + 1].token.text : t[k].token.text
+            return [Finding(step: .moment, rule: "moment_date", message:
+                "\(when) : au passé simple, n'écris pas « \(shown(said)) » ; écris « \(full) », ou raconte au passé composé.")]
         }
         if date.time == .past, placed, plan.grade != .cp, !verbs.contains(where: { !$0.tenses.isDisjoint(with: pastTenses) }) {
             let pasts = SchoolTense.allCases.filter { pastTenses.contains($0) && GradeNorms.of(plan.grade).tenses.contains($0) && $0 != .passeComposeEtre }
