@@ -1,4 +1,5 @@
 import DicteeCore
+import French
 import Foundation
 
 /// When the moment of a dictation is, seen from the day the text is written: what the text may
@@ -48,16 +49,17 @@ public struct MomentDate: Sendable, Hashable {
 
     /// The weekday of `date` in French, lower case: "samedi".
     public static func weekday(of date: CalendarDate) -> String {
-        // 1970-01-01 was a Thursday.
-        let names = ["jeudi", "vendredi", "samedi", "dimanche", "lundi", "mardi", "mercredi"]
-        let k = ((date.daysSinceEpoch % 7) + 7) % 7
-        return names[k]
+        FrenchWords.weekdays[mondayIndex(of: date)]
+    }
+
+    /// The day of the week of `date`, 0 for Monday to 6 for Sunday (1970-01-01 was a Thursday).
+    static func mondayIndex(of date: CalendarDate) -> Int {
+        ((date.daysSinceEpoch + 3) % 7 + 7) % 7
     }
 
     /// The month of `date` in French, lower case: "novembre".
     public static func month(of date: CalendarDate) -> String {
-        ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre",
-         "décembre"][(date.month - 1 + 12) % 12]
+        FrenchWords.monthNames[(date.month - 1 + 12) % 12]
     }
 
     /// The moment's weekday: "samedi" (the `{jour}` mark of the library).
@@ -81,9 +83,7 @@ public struct MomentDate: Sendable, Hashable {
         case 1: return "demain"
         case -6 ... -2: return weekday + " dernier"
         case 2...6:
-            // Monday-based day of the week of the writing day: 0 for Monday … 6 for Sunday.
-            let monday = ((written.daysSinceEpoch + 3) % 7 + 7) % 7
-            return monday + offset <= 6 ? "ce " + weekday : weekday + " prochain"
+            return Self.mondayIndex(of: written) + offset <= 6 ? "ce " + weekday : weekday + " prochain"
         default:
             return datedPhrase
         }

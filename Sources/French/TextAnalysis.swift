@@ -152,12 +152,17 @@ public enum FrenchWords {
         "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toute", "toutes", "tous", "toujours", "jamais", "encore",
         "très", "si", "trop", "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite", "peu",
     ]
-    /// Day names, written in lower case in French (`lundi`, not `Lundi`, inside a sentence).
-    public static let days: Set<String> = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
-    /// Month names, written in lower case in French (`en septembre`).
-    public static let months: Set<String> = [
+    /// Day names in week order, Monday first, lower case as French writes them inside a
+    /// sentence (`lundi`, not `Lundi`).
+    public static let weekdays = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+    /// Month names in order, January first, lower case (`en septembre`).
+    public static let monthNames = [
         "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre",
     ]
+    /// `weekdays` as a set.
+    public static let days = Set(weekdays)
+    /// `monthNames` as a set.
+    public static let months = Set(monthNames)
     /// Numerals written in words (Lexique `ADJ:num` covers more; these count as plural markers).
     public static let pluralNumerals: Set<String> = [
         "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze", "treize",
