@@ -152,6 +152,22 @@ public enum FrenchWords {
         "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toute", "toutes", "tous", "toujours", "jamais", "encore",
         "très", "si", "trop", "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite", "peu",
     ]
+    /// Adverbial locutions that may stand between an auxiliary and its participle ("il a d'abord
+    /// pris", "elle a tout de suite compris", "il a à peine mangé"), as normalized words.
+    public static let adverbialLocutions: [[String]] = [
+        ["d'", "abord"], ["tout", "de", "suite"], ["à", "peine"], ["peu", "à", "peu"], ["tout", "à", "coup"], ["tout", "d'", "un", "coup"],
+        ["au", "moins"], ["bien", "sûr"], ["un", "peu"], ["de", "nouveau"], ["à", "nouveau"], ["tout", "à", "fait"],
+    ]
+
+    /// The length in words of the adverbial locution (``adverbialLocutions``) whose last word is
+    /// `words[end]`; `nil` when none ends there.
+    public static func adverbialLocution(endingAt end: Int, _ words: [String]) -> Int? {
+        for l in adverbialLocutions where end - l.count + 1 >= 0 && end < words.count {
+            if Array(words[(end - l.count + 1)...end]) == l { return l.count }
+        }
+        return nil
+    }
+
     /// Day names, written in lower case in French (`lundi`, not `Lundi`, inside a sentence).
     public static let days: Set<String> = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
     /// Month names, written in lower case in French (`en septembre`).
@@ -315,6 +331,12 @@ struct Tagger {
         if auxiliaryBefore, !participleRows.isEmpty {
             return make(.pastParticiple, participleRows)
         }
+        // After a form of être, a word with an adjective reading is that adjective, never a
+        // second finite verb: "elle s'est tue" (taire, which Lexique lists as the adjective tu),
+        // not tuer.
+        if auxiliaryBefore, !adjectiveRows.isEmpty, let p = prev, p.readings.contains(where: { $0.lemma == "être" }) {
+            return make(.adjective, adjectiveRows)
+        }
         if !infinitiveRows.isEmpty, afterPreposition || (afterVerb && (finite.isEmpty || prev?.wordClass != .objectPronoun)) {
             return make(.infinitive, infinitiveRows)
         }
@@ -420,13 +442,17 @@ struct Tagger {
 
     /// A form of avoir or être before `i` (skipping inner adverbs and the subject of an
     /// inversion), as the auxiliary of a compound tense.
+    /// Also after the participle "été" of a compound passive ("nous avons été accueillis") and
+    /// past any adverb or adverbial locution ("il a d'abord pris", "elle a rapidement appris").
     func auxiliary(_ before: [TaggedToken], _ i: Int) -> Bool {
         var k = i - 1
         var skipped = 0
-        while k >= 0, skipped <= 3 {
+        while k >= 0, skipped <= 4 {
             let p = before[k]
             if p.wordClass == .punctuation { return false }
-            if FrenchWords.innerAdverbs.contains(p.normalized) { k -= 1; skipped += 1; continue }
+            if let n = FrenchWords.adverbialLocution(endingAt: k, before.map(\.normalized)) { k -= n; skipped += 1; continue }
+            if FrenchWords.innerAdverbs.contains(p.normalized) || p.wordClass == .adverb { k -= 1; skipped += 1; continue }
+            if p.normalized == "été", p.wordClass == .pastParticiple { return true }
             return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" }
         }
         return false
