@@ -103,6 +103,12 @@ extension Validator {
            FrenchWords.determiners.contains(t[k + 1].normalized) || ["compte", "si", "s'", "que", "qu'", "pourquoi", "comment"].contains(t[k + 1].normalized) {
             return nil
         }
+        // "Léa s'est fait mal", "elle s'est fait couper les cheveux": se faire before "mal" or an
+        // infinitive does not agree.
+        if reflexive, t[k].normalized == "fait", k + 1 < t.count,
+           t[k + 1].normalized == "mal" || t[k + 1].entries.contains(where: { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .inf } }) {
+            return nil
+        }
         // The words between the name and the attribute, as written ("n'est pas", "s'est").
         var verb = ""
         for j in (i + 1)..<k {
