@@ -60,21 +60,68 @@ extension Validator {
         "demi-frère", "demi-sœur", "beau-père", "belle-mère", "petit-fils", "petite-fille", "arrière-grand-mère", "arrière-grand-père",
     ])
 
+    /// Words for the same relative: a moment that names one ("le dîner chez Mamie") lets a text
+    /// say the others ("sa grand-mère").
+    static let relativeSynonyms: [Set<String>] = [
+        ["mamie", "mamy", "mémé", "grand-mère", "grand-mères"], ["papi", "papy", "pépé", "grand-père", "grand-pères"],
+        ["maman", "mère"], ["papa", "père"], ["tata", "tante"], ["tonton", "oncle"],
+    ]
+
+    /// Words that stand for the child's own household when a possessive or "de" + a name owns
+    /// them: a child has no husband, wife, son or daughter, and a pet the family may not have is
+    /// invented too ("son chien"; "un chien" seen at the park is not).
+    static let ownedOnly: [String: String] = [
+        "mari": "spouse", "femme": "spouse", "épouse": "spouse", "époux": "spouse", "fils": "spouse", "fille": "spouse",
+        "chien": "pet", "chienne": "pet", "chiot": "pet", "chat": "pet", "chatte": "pet", "chaton": "pet",
+        "lapin": "pet", "hamster": "pet", "perruche": "pet",
+    ]
+
     /// Rules `moment_sujet` (a text about a whitelist moment uses words of its kinds besides the
     /// phrase: one in CP and CE1, two different ones from CE2; `MomentTopics.words(for:)`) and
-    /// `moment_famille` (no relative of `relatives` unless the moment's phrase names it; "le père
-    /// Noël" is not a father).
+    /// `moment_famille` (no relative of `relatives` unless the moment's phrase names it or one of
+    /// its synonyms, `relativeSynonyms`; a friend's own parent, "la maman de Tom" when the
+    /// moment names Tom, is not the child's; "le père Noël", "une barbe à papa", "la fête des
+    /// mères" are no relatives; and no spouse, son, daughter or pet owned by a possessive,
+    /// `ownedOnly`: "son mari", "sa fille", "son chien", "le chien de Tom").
     func subjectFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
         var out: [Finding] = []
         let t = a.tagged
         let phraseWords = Set(phraseWords(plan.moment.phrase))
-        for (k, tok) in t.enumerated() where tok.token.kind == .word {
+        var named = phraseWords
+        for group in Self.relativeSynonyms where !group.isDisjoint(with: phraseWords) { named.formUnion(group) }
+        if phraseWords.contains("grands-parents") { for group in Self.relativeSynonyms.prefix(2) { named.formUnion(group) } }
+        let friend = plan.moment.friendName.map(Tokenizer.normalize)
+        let word = t.indices.filter { t[$0].token.kind == .word }
+        func w(_ n: Int) -> String? { n >= 0 && n < word.count ? t[word[n]].normalized : nil }
+        for (n, k) in word.enumerated() {
+            let tok = t[k]
             let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
-            guard !forms.isDisjoint(with: Self.relatives), phraseWords.isDisjoint(with: forms) else { continue }
-            if ["père", "mère"].contains(tok.normalized), k + 1 < t.count, ["noël", "noel"].contains(t[k + 1].normalized) { continue }
+            guard !forms.isDisjoint(with: Self.relatives), named.isDisjoint(with: forms) else { continue }
+            if ["père", "mère", "papa"].contains(tok.normalized), let next = w(n + 1), ["noël", "noel"].contains(next) { continue }
+            // "une barbe à papa" (candyfloss), "la fête des mères".
+            if tok.normalized == "papa", w(n - 1) == "à", w(n - 2) == "barbe" { continue }
+            if ["pères", "mères", "grands-mères", "grands-pères"].contains(tok.normalized), w(n - 1) == "des", w(n - 2) == "fête" { continue }
+            // The moment's friend's own parent: "la maman de Tom".
+            if let friend, ["de", "d'"].contains(w(n + 1) ?? ""), w(n + 2) == friend { continue }
             out.append(Finding(step: .moment, rule: "moment_famille", message:
                 "N'écris pas « \(shown(tok.token.text)) » : la famille de l'enfant n'est pas connue ; parle de ses copains, de sa classe ou de « sa famille »."))
             break
+        }
+        if !out.contains(where: { $0.rule == "moment_famille" }) {
+            for (n, k) in word.enumerated() {
+                let key = Self.ownedOnly[t[k].normalized] != nil ? t[k].normalized
+                    : t[k].entries.first(where: { $0.partOfSpeech == .noun && Self.ownedOnly[$0.lemma] != nil })?.lemma
+                guard let key, let kind = Self.ownedOnly[key], !phraseWords.contains(key), !phraseWords.contains(t[k].normalized) else { continue }
+                let owned = FrenchWords.possessives.contains(w(n - 1) ?? "")
+                    || (["de", "d'"].contains(w(n + 1) ?? "") && n + 2 < word.count && t[word[n + 2]].wordClass == .properNoun)
+                guard owned else { continue }
+                let phrase = n > 0 && FrenchWords.possessives.contains(w(n - 1) ?? "") ? "\(t[word[n - 1]].token.text) \(t[k].token.text)" : t[k].token.text
+                let message = kind == "pet"
+                    ? "N'écris pas « \(shown(phrase)) » : on ne sait pas qui a un animal à la maison ; parle des animaux que l'enfant voit pendant le moment (« un chien courait dans le parc »)."
+                    : "N'écris pas « \(shown(phrase)) » : un enfant n'a ni mari, ni femme, ni enfant ; parle de ses copains, de sa classe ou de « sa famille »."
+                out.append(Finding(step: .moment, rule: "moment_famille", message: message))
+                break
+            }
         }
         guard let topics = MomentTopics.bundled?.words(for: plan.moment), !topics.isEmpty else { return out }
         var found = Set<String>()
