@@ -42,11 +42,39 @@ public struct MomentTopics: Sendable {
     /// a phrase whose kinds have no list (la sortie, la bibliothèque), or a phrase not listed.
     public func words(for moment: MomentPhrase) -> Set<String> {
         guard moment.kind == nil else { return [] }
-        let kinds = self.kinds.fittingKinds(of: moment.phrase)
+        let kinds = topicKinds(of: moment.phrase)
         var words = kinds.reduce(into: Set<String>()) { $0.formUnion(topics[$1] ?? []) }
         let phrase = Tokenizer.tokenize(moment.phrase).tokens.filter { $0.kind == .word }.map(\.normalized)
         words.subtract(phrase)
         return words
+    }
+}
+
+extension MomentTopics {
+    /// Kinds whose phrases are a stay somewhere ("les vacances", "le week-end", "la colonie de
+    /// vacances"): a stay is told by what one does there, so the words of `stayActivityKinds`
+    /// count for it too (a seaside holiday speaks of the beach, not of the suitcase).
+    public static let stayKinds: Set<String> = ["sejour"]
+    /// What one does during a stay: outdoors, in the water, on the snow.
+    public static let stayActivityKinds: Set<String> = ["plein_air", "eau", "glisse"]
+    /// Kinds that are the setting of many moments (the weather, the walk, the snack) rather than
+    /// a subject of their own: never a competing subject for `moment_sujet`.
+    public static let ambientKinds: Set<String> = ["plein_air", "repas"]
+
+    /// The kinds whose words a text about the whitelist phrase `phrase` draws from: its fitting
+    /// kinds (`Library.fittingKinds(of:)`), and `stayActivityKinds` when they are all stays.
+    public func topicKinds(of phrase: String) -> Set<String> {
+        var kinds = self.kinds.fittingKinds(of: phrase)
+        if !kinds.isEmpty, kinds.isSubset(of: Self.stayKinds) { kinds.formUnion(Self.stayActivityKinds) }
+        return kinds
+    }
+
+    /// The kinds a text about `phrase` may not speak of more than of its own: every kind with
+    /// words but those of the phrase in `moment-kinds.tsv` (own or not), its topic kinds and the
+    /// ambient ones.
+    public func competingKinds(of phrase: String) -> Set<String> {
+        let listed = Set(kinds.kinds(of: phrase).map { $0.hasPrefix("!") ? String($0.dropFirst()) : $0 })
+        return Set(topics.keys).subtracting(listed).subtracting(topicKinds(of: phrase)).subtracting(Self.ambientKinds)
     }
 }
 
@@ -130,17 +158,41 @@ extension Validator {
             if let hit = forms.intersection(topics).sorted().first { found.insert(hit) }
         }
         let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
+        // A text that speaks more of another moment than of its own is about that one: a
+        // birthday text (gâteau, bougies, cadeaux, ballons) served for "le cours de judo", where
+        // only "ballons" and "gagner" are judo's words. Counted on the words each side has that
+        // the other lacks, at least two for the other moment.
+        if found.count >= needed, let bundled = MomentTopics.bundled {
+            var all = Set<String>()
+            let every = bundled.topics.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            for tok in t where tok.token.kind == .word && !phraseWords.contains(tok.normalized) {
+                all.formUnion(Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) }).intersection(every))
+            }
+            for kind in bundled.competingKinds(of: plan.moment.phrase).sorted() {
+                let list = Set(bundled.topics[kind] ?? [])
+                let theirs = all.intersection(list).subtracting(topics)
+                let ours = found.subtracting(list)
+                if theirs.count >= 2, theirs.count > ours.count {
+                    out.append(Finding(step: .moment, rule: "moment_sujet", message:
+                        "Le texte parle surtout d'un autre moment (\(theirs.sorted().prefix(3).map { "« \($0) »" }.joined(separator: ", "))) : raconte le moment « \(plan.moment.phrase) » avec ses propres mots (\(examples(plan, topics)))."))
+                    return out
+                }
+            }
+        }
         if found.count < needed {
-            // Examples: the first words of each of the moment's kinds, the most specific kind
-            // (the shortest list) first.
-            let lists = (MomentTopics.bundled.map { t in t.kinds.fittingKinds(of: plan.moment.phrase).compactMap { t.topics[$0] } } ?? [])
-                .sorted { $0.count < $1.count }
-            var examples: [String] = []
-            for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
-            let shown = examples.prefix(6).joined(separator: ", ")
             out.append(Finding(step: .moment, rule: "moment_sujet", message:
-                "Le texte doit raconter ce qu'on fait pendant le moment « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(shown)."))
+                "Le texte doit raconter ce qu'on fait pendant le moment « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples(plan, topics))."))
         }
         return out
+    }
+
+    /// Examples of a moment's words: the first words of each of its kinds, the most specific
+    /// kind (the shortest list) first, at most six.
+    func examples(_ plan: DictationPlan, _ topics: Set<String>) -> String {
+        let lists = (MomentTopics.bundled.map { t in t.topicKinds(of: plan.moment.phrase).sorted().compactMap { t.topics[$0] } } ?? [])
+            .sorted { $0.count < $1.count }
+        var examples: [String] = []
+        for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
+        return examples.prefix(6).joined(separator: ", ")
     }
 }
