@@ -316,7 +316,9 @@ struct Tagger {
         let afterDeterminer = prev?.wordClass == .determiner
             || (prev?.wordClass == .adjective && previousTagged(before, from: i - 1)?.wordClass == .determiner)
         let afterSubject = subjectSlot.map { before[$0].wordClass == .subjectPronoun } ?? false
-        let auxiliaryBefore = auxiliary(before, i)
+        // After the passive "été", only a word that would otherwise read as a finite verb
+        // ("nous avons été accueillis"); "a été mouillé" keeps its usual reading.
+        let auxiliaryBefore = auxiliary(before, i).map { $0 != "été" || !finite.isEmpty } ?? false
         let afterPreposition = prev?.wordClass == .preposition && ["à", "de", "d'", "pour", "sans", "par"].contains(prevWord ?? "")
         let afterVerb = prev?.wordClass == .finiteVerb || prev?.wordClass == .infinitive
             || (prev?.wordClass == .objectPronoun && !afterSubject)
@@ -444,18 +446,19 @@ struct Tagger {
     /// inversion), as the auxiliary of a compound tense.
     /// Also after the participle "été" of a compound passive ("nous avons été accueillis") and
     /// past any adverb or adverbial locution ("il a d'abord pris", "elle a rapidement appris").
-    func auxiliary(_ before: [TaggedToken], _ i: Int) -> Bool {
+    /// - Returns: the auxiliary as written, normalized ("a", "est", "été"); `nil` when none.
+    func auxiliary(_ before: [TaggedToken], _ i: Int) -> String? {
         var k = i - 1
         var skipped = 0
         while k >= 0, skipped <= 4 {
             let p = before[k]
-            if p.wordClass == .punctuation { return false }
+            if p.wordClass == .punctuation { return nil }
             if let n = FrenchWords.adverbialLocution(endingAt: k, before.map(\.normalized)) { k -= n; skipped += 1; continue }
             if FrenchWords.innerAdverbs.contains(p.normalized) || p.wordClass == .adverb { k -= 1; skipped += 1; continue }
-            if p.normalized == "été", p.wordClass == .pastParticiple { return true }
-            return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" }
+            if p.normalized == "été", p.wordClass == .pastParticiple { return "été" }
+            return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" } ? p.normalized : nil
         }
-        return false
+        return nil
     }
 }
 extension Lexicon: WordLookup {}
