@@ -156,6 +156,9 @@ import French
         #expect(try rules(sang, grade: .ce1, moment: Self.concert).contains("moment_sujet"))
         let played = "Samedi, Léa est allée au concert. Les musiciens ont joué du piano et du violon. Le public a applaudi."
         #expect(try !rules(played, grade: .ce1, moment: Self.concert).contains("moment_sujet"))
+        let show = Self.moment("le spectacle", .masculine, "spectacle")
+        let songs = "Samedi, Léa est allée au spectacle. Les enfants ont chanté des chansons et dansé autour du sapin. Le public a applaudi très fort."
+        #expect(try !rules(songs, grade: .ce2, moment: show).contains("moment_sujet"))
         let vacances = MomentPhrase(phrase: "les vacances", grammar: PhraseGrammar(gender: .feminine, number: .plural, headNoun: "vacances"))
         let sea = "Pendant les vacances, Léa est allée à la mer. Elle a joué dans le sable et elle a nagé dans les vagues. Le soleil brillait."
         #expect(try !rules(sea, moment: vacances).contains("moment_sujet"))

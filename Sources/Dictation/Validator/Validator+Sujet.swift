@@ -158,10 +158,12 @@ extension Validator {
             if let hit = forms.intersection(topics).sorted().first { found.insert(hit) }
         }
         let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
-        // A text that speaks more of another moment than of its own is about that one: a
-        // birthday text (gâteau, bougies, cadeaux, ballons) served for "le cours de judo", where
-        // only "ballons" and "gagner" are judo's words. Counted on the words each side has that
-        // the other lacks, at least two for the other moment.
+        // A text that speaks clearly more of another moment than of its own is about that one:
+        // a birthday text (gâteau, bougies, cadeaux, ballons) served for "le cours de judo",
+        // where only "ballons" and "gagner" are judo's words. Counted on the words each side has
+        // that the other lacks: the other's at least twice the moment's plus two (a show where
+        // the children sing and dance, « chanter, chanson, danser » against « public, applaudir
+        // », is still a show).
         if found.count >= needed, let bundled = MomentTopics.bundled {
             var all = Set<String>()
             let every = bundled.topics.values.reduce(into: Set<String>()) { $0.formUnion($1) }
@@ -172,7 +174,7 @@ extension Validator {
                 let list = Set(bundled.topics[kind] ?? [])
                 let theirs = all.intersection(list).subtracting(topics)
                 let ours = found.subtracting(list)
-                if theirs.count >= 2, theirs.count > ours.count {
+                if theirs.count >= 2 * ours.count + 2 {
                     out.append(Finding(step: .moment, rule: "moment_sujet", message:
                         "Le texte parle surtout d'un autre moment (\(theirs.sorted().prefix(3).map { "« \($0) »" }.joined(separator: ", "))) : raconte le moment « \(plan.moment.phrase) » avec ses propres mots (\(examples(plan, topics)))."))
                     return out
