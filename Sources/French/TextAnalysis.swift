@@ -152,6 +152,22 @@ public enum FrenchWords {
         "ne", "n'", "pas", "plus", "bien", "déjà", "tout", "toute", "toutes", "tous", "toujours", "jamais", "encore",
         "très", "si", "trop", "vraiment", "enfin", "aussi", "beaucoup", "souvent", "vite", "peu",
     ]
+    /// Adverbial locutions that may stand between an auxiliary and its participle ("il a d'abord
+    /// pris", "elle a tout de suite compris", "il a à peine mangé"), as normalized words.
+    public static let adverbialLocutions: [[String]] = [
+        ["d'", "abord"], ["tout", "de", "suite"], ["à", "peine"], ["peu", "à", "peu"], ["tout", "à", "coup"], ["tout", "d'", "un", "coup"],
+        ["au", "moins"], ["bien", "sûr"], ["un", "peu"], ["de", "nouveau"], ["à", "nouveau"], ["tout", "à", "fait"],
+    ]
+
+    /// The length in words of the adverbial locution (``adverbialLocutions``) whose last word is
+    /// `words[end]`; `nil` when none ends there.
+    public static func adverbialLocution(endingAt end: Int, _ words: [String]) -> Int? {
+        for l in adverbialLocutions where end - l.count + 1 >= 0 && end < words.count {
+            if Array(words[(end - l.count + 1)...end]) == l { return l.count }
+        }
+        return nil
+    }
+
     /// Day names in week order, Monday first, lower case as French writes them inside a
     /// sentence (`lundi`, not `Lundi`).
     public static let weekdays = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
@@ -305,7 +321,9 @@ struct Tagger {
         let afterDeterminer = prev?.wordClass == .determiner
             || (prev?.wordClass == .adjective && previousTagged(before, from: i - 1)?.wordClass == .determiner)
         let afterSubject = subjectSlot.map { before[$0].wordClass == .subjectPronoun } ?? false
-        let auxiliaryBefore = auxiliary(before, i)
+        // After the passive "été", only a word that would otherwise read as a finite verb
+        // ("nous avons été accueillis"); "a été mouillé" keeps its usual reading.
+        let auxiliaryBefore = auxiliary(before, i).map { $0 != "été" || !finite.isEmpty } ?? false
         let afterPreposition = prev?.wordClass == .preposition && ["à", "de", "d'", "pour", "sans", "par"].contains(prevWord ?? "")
         let afterVerb = prev?.wordClass == .finiteVerb || prev?.wordClass == .infinitive
             || (prev?.wordClass == .objectPronoun && !afterSubject)
@@ -319,6 +337,12 @@ struct Tagger {
         }
         if auxiliaryBefore, !participleRows.isEmpty {
             return make(.pastParticiple, participleRows)
+        }
+        // After a form of être, a word with an adjective reading is that adjective, never a
+        // second finite verb: "elle s'est tue" (taire, which Lexique lists as the adjective tu),
+        // not tuer.
+        if auxiliaryBefore, !adjectiveRows.isEmpty, let p = prev, p.readings.contains(where: { $0.lemma == "être" }) {
+            return make(.adjective, adjectiveRows)
         }
         if !infinitiveRows.isEmpty, afterPreposition || (afterVerb && (finite.isEmpty || prev?.wordClass != .objectPronoun)) {
             return make(.infinitive, infinitiveRows)
@@ -425,16 +449,21 @@ struct Tagger {
 
     /// A form of avoir or être before `i` (skipping inner adverbs and the subject of an
     /// inversion), as the auxiliary of a compound tense.
-    func auxiliary(_ before: [TaggedToken], _ i: Int) -> Bool {
+    /// Also after the participle "été" of a compound passive ("nous avons été accueillis") and
+    /// past any adverb or adverbial locution ("il a d'abord pris", "elle a rapidement appris").
+    /// - Returns: the auxiliary as written, normalized ("a", "est", "été"); `nil` when none.
+    func auxiliary(_ before: [TaggedToken], _ i: Int) -> String? {
         var k = i - 1
         var skipped = 0
-        while k >= 0, skipped <= 3 {
+        while k >= 0, skipped <= 4 {
             let p = before[k]
-            if p.wordClass == .punctuation { return false }
-            if FrenchWords.innerAdverbs.contains(p.normalized) { k -= 1; skipped += 1; continue }
-            return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" }
+            if p.wordClass == .punctuation { return nil }
+            if let n = FrenchWords.adverbialLocution(endingAt: k, before.map(\.normalized)) { k -= n; skipped += 1; continue }
+            if FrenchWords.innerAdverbs.contains(p.normalized) || p.wordClass == .adverb { k -= 1; skipped += 1; continue }
+            if p.normalized == "été", p.wordClass == .pastParticiple { return "été" }
+            return p.wordClass == .finiteVerb && p.readings.contains { $0.lemma == "avoir" || $0.lemma == "être" } ? p.normalized : nil
         }
-        return false
+        return nil
     }
 }
 extension Lexicon: WordLookup {}

@@ -17,7 +17,10 @@ extension Validator {
     ///   two days before, "demain" the day after, "après-demain" two days after, "la semaine
     ///   dernière/prochaine" 1 to 13 days away, "ce week-end" a Saturday or Sunday at most 6 days
     ///   away; "l'an dernier", "l'année prochaine", "il y a longtemps" never (a card's moment is
-    ///   within weeks);
+    ///   within weeks); "il y a trois jours", "dans une semaine" the moment's distance (a week 5
+    ///   to 9 days); "la veille", "le lendemain" are free (days inside the story);
+    /// - a day of the month with its month ("le 29 novembre") must be one of the moment's days;
+    ///   "à Noël", "le jour de Noël", "Pour Noël," only for a moment from 18 to 31 December;
     /// - a season ("l'hiver", "en été", "cet automne") must be the moment's (`MomentDate.seasons`);
     /// - tenses: about a past moment, neither the first sentence with a verb nor most of them
     ///   only in the futur, and from CE1 at least one verb in a past tense when the text names a
@@ -73,6 +76,50 @@ extension Validator {
                 refuse(text, "ce n'est pas le mois du moment")
                 continue
             }
+            // A day of the month with its month, with or without the weekday: "le 29 novembre"
+            // must be one of the moment's days.
+            if let n = Int(w) ?? (w == "1er" ? 1 : nil), let m = word(k + 1), let month = Validator.monthNumber(m),
+               FrenchWords.days.contains(word(k - 1) ?? "") == false,
+               !date.days.contains(where: { $0.day == n && $0.month == month }) {
+                refuse("\(text) \(t[words[k + 1]].token.text)", "ce n'est pas le jour du moment (écris « \(full) »)")
+                continue
+            }
+            // "il y a une semaine", "il y a trois jours", "dans deux jours": the distance must be
+            // the moment's (a week is 5 to 9 days; "quelques jours" 2 to 6).
+            if (w == "a" && word(k - 1) == "y" && word(k - 2) == "il") || w == "dans",
+               let amount = word(k + 1), let unit = word(k + 2), ["jour", "jours", "semaine", "semaines", "mois"].contains(unit) {
+                let ago = w == "a"
+                let distances = date.days.map { ago ? -($0.daysSinceEpoch - date.written.daysSinceEpoch) : $0.daysSinceEpoch - date.written.daysSinceEpoch }
+                let said = ago ? "il y a \(amount) \(unit)" : "dans \(amount) \(unit)"
+                let fits: Bool
+                if amount == "quelques" {
+                    fits = unit.hasPrefix("jour") ? distances.contains { (2...6).contains($0) } : distances.contains { (10...35).contains($0) }
+                } else if let count = Validator.smallNumbers[amount] ?? Int(amount) {
+                    switch unit {
+                    case "jour", "jours": fits = distances.contains(count)
+                    case "semaine", "semaines": fits = distances.contains { abs($0 - 7 * count) <= 2 }
+                    default: fits = distances.contains { abs($0 - 30 * count) <= 5 }
+                    }
+                } else {
+                    fits = true
+                }
+                if !fits { refuse(said, "écris « \(date.dayPhrase) »") }
+            }
+            // Christmas as the moment's time ("à Noël", "le jour de Noël", "Pour Noël, …" at the
+            // start of a clause) only for a moment between 18 and 31 December; "un chant de
+            // Noël", "le marché de Noël", "une carte pour Noël" speak of it, not of the day.
+            if ["noël", "noel"].contains(w) {
+                let christmas = date.days.contains { $0.month == 12 && (18...31).contains($0.day) }
+                let previous = word(k - 1) ?? ""
+                // "Pour" opening a clause: the first word, or after punctuation.
+                let atStart = k > 0 && (words[k - 1] == 0 || t[words[k - 1] - 1].token.kind == .punctuation)
+                let timed = previous == "à" || (previous == "de" && ["jour", "nuit", "soir", "matin", "veille", "lendemain"].contains(word(k - 2) ?? ""))
+                    || (previous == "pour" && atStart)
+                if timed, !christmas {
+                    let phrase = previous == "de" ? "\(word(k - 2) ?? "") de Noël" : "\(previous) Noël"
+                    refuse(phrase, "le moment n'a pas lieu à Noël (écris « \(date.dayPhrase) »)")
+                }
+            }
             let pair = word(k + 1).map { w + " " + $0 }
             switch w {
             case "aujourd'hui" where o != 0 && !date.isGoingOn:
@@ -114,6 +161,17 @@ extension Validator {
         out += tenseAgreement(a, plan, date: date, when: when, full: full, placed: placed)
         return out
     }
+
+    /// The month number (1 to 12) of a French month name, lower case; `nil` for another word.
+    static func monthNumber(_ name: String) -> Int? {
+        (1...12).first { MomentDate.month(of: CalendarDate(year: 2000, month: $0, day: 1)) == name }
+    }
+
+    /// Numbers in words, for "il y a trois jours" / "dans deux semaines".
+    static let smallNumbers: [String: Int] = [
+        "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7, "huit": 8, "neuf": 9, "dix": 10,
+        "onze": 11, "douze": 12, "treize": 13, "quatorze": 14, "quinze": 15,
+    ]
 
     /// The tense half of `moment_date`: the story told before or after the moment.
     /// - Parameter placed: whether the text names a day (a timeless présent, "Léa aime le cours

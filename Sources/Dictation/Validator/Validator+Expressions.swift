@@ -11,8 +11,13 @@ import French
 struct ExpressionPattern: Sendable {
     /// The category (`sujets-sensibles.tsv`) or the French to write instead (`anglicismes.tsv`).
     let note: String
-    /// The words, each a set of alternatives, lower case, NFC.
+    /// The words, each a set of alternatives, lower case, NFC. `<adj>` matches an adjective, a
+    /// participle or an adverb ("grave content"); `<fin>`, last, the end of a clause
+    /// (punctuation or the end of the text: "c'était le feu !", not "le feu d'artifice").
     let elements: [Set<String>]
+    /// The optional third column: `familier` for slang in `anglicismes.tsv` (rule
+    /// `registre_familier`); empty otherwise.
+    var category: String = ""
 
     /// Parses `first-column<TAB>second-column` lines, `#` comments; `patternFirst` says which
     /// column is the pattern.
@@ -24,21 +29,32 @@ struct ExpressionPattern: Sendable {
             guard parts.count >= 2 else { return nil }
             let pattern = patternFirst ? parts[0] : parts[1]
             let elements = pattern.split(separator: " ").map { Set($0.split(separator: "|").map { Tokenizer.normalize(String($0)) }) }
-            return elements.isEmpty ? nil : ExpressionPattern(note: patternFirst ? parts[1] : parts[0], elements: elements)
+            return elements.isEmpty ? nil : ExpressionPattern(note: patternFirst ? parts[1] : parts[0], elements: elements, category: parts.count > 2 ? parts[2] : "")
         }
     }
 
     /// Adverbs that may stand between two words of a pattern ("être très excité").
-    static let skippable: Set<String> = ["très", "trop", "si", "vraiment", "tellement", "super", "tout", "toute", "bien", "encore", "pas", "plus", "jamais", "ne", "n'", "beaucoup"]
+    /// "un peu" and the size adjectives count as one skippable word ("avait un peu peur", "s'est
+    /// fait une grosse bosse").
+    static let skippable: Set<String> = ["très", "trop", "si", "vraiment", "tellement", "super", "tout", "toute", "bien", "encore", "pas", "plus", "jamais", "ne", "n'", "beaucoup",
+                                         "gros", "grosse", "grosses", "petit", "petite", "petites", "énorme", "énormes"]
 
     /// The token range (first word, last word) where the pattern matches from word `i`, or `nil`.
     func match(_ t: [TaggedToken], at i: Int) -> ClosedRange<Int>? {
         var k = i
         for (n, alternatives) in elements.enumerated() {
+            if alternatives == ["<fin>"] {
+                let next = k + 1
+                return next >= t.count || (t[next].token.kind == .punctuation && t[next].token.text != "-") ? i...k : nil
+            }
             if n > 0 {
                 k += 1
                 while k < t.count, t[k].token.kind == .punctuation, t[k].token.text != "-" { return nil }
-                if k < t.count, ExpressionPattern.skippable.contains(t[k].normalized), !alternatives.contains(t[k].normalized) { k += 1 }
+                if k + 1 < t.count, t[k].normalized == "un", t[k + 1].normalized == "peu", !alternatives.contains("un") {
+                    k += 2
+                } else if k < t.count, ExpressionPattern.skippable.contains(t[k].normalized), !ExpressionPattern.fits(t[k], alternatives) {
+                    k += 1
+                }
             }
             guard k < t.count, t[k].token.kind == .word, ExpressionPattern.fits(t[k], alternatives) else { return nil }
         }
@@ -46,7 +62,11 @@ struct ExpressionPattern: Sendable {
     }
 
     static func fits(_ token: TaggedToken, _ alternatives: Set<String>) -> Bool {
-        alternatives.contains(token.normalized) || token.entries.contains { alternatives.contains($0.lemma) }
+        if alternatives.contains("<adj>"),
+           [.adjective, .pastParticiple, .adverb].contains(token.wordClass) || token.entries.contains(where: { $0.partOfSpeech == .adjective }) {
+            return true
+        }
+        return alternatives.contains(token.normalized) || token.entries.contains { alternatives.contains($0.lemma) }
     }
 }
 
@@ -90,13 +110,19 @@ extension Validator {
                 guard let r = p.match(t, at: i) else { continue }
                 let q = quoted(r)
                 if seen.insert("a:" + q.lowercased()).inserted {
-                    out.append(Finding(step: .registre, rule: "anglicisme", message:
-                        "« \(q) » est un anglicisme ou une tournure calquée de l'anglais ; en français, écris : \(p.note)."))
+                    if p.category == "familier" {
+                        out.append(Finding(step: .registre, rule: "registre_familier", message:
+                            "« \(q) » est un mot familier qu'une dictée n'enseigne pas ; écris plutôt : \(p.note)."))
+                    } else {
+                        out.append(Finding(step: .registre, rule: "anglicisme", message:
+                            "« \(q) » est un anglicisme ou une tournure calquée de l'anglais ; en français, écris : \(p.note)."))
+                    }
                 }
             }
             if Validator.sensitiveExceptions.contains(where: { $0.match(t, at: i) != nil }) { continue }
-            // A negated topic is reassurance, not the topic: "Léa n'a pas peur", "il ne pleure plus".
-            if i > 0, FrenchWords.negations.contains(t[i - 1].normalized) { continue }
+            // A negated topic is reassurance, not the topic: "Léa n'a pas peur", "il ne pleure
+            // plus", "il a appris à tomber sans se faire mal".
+            if i > 0, FrenchWords.negations.contains(t[i - 1].normalized) || t[i - 1].normalized == "sans" { continue }
             for p in Validator.sensitiveTopics {
                 guard let r = p.match(t, at: i) else { continue }
                 let q = quoted(r)

@@ -26,6 +26,8 @@ extension Validator {
             reason: "« elle s'est fait mal », « elle s'est fait couper les cheveux » : le participe de se faire suivi d'un infinitif ou de « mal » (complément) reste invariable ; Grammalecte demande « faite »."),
         GrammalecteFalseAlarm(rule: "_se_être_verbe", words: ["rendu"], followedBy: ["compte"],
             reason: "« elle s'est rendu compte » : « compte » est le complément, le participe reste invariable ; Grammalecte demande « rendue »."),
+        GrammalecteFalseAlarm(rule: "ppas_avoir_été", words: [], followedBy: ["<adj>"],
+            reason: "« Tom a été très fier » : « avoir été » suivi d'un adjectif (attribut) est le passé composé d'être ; Grammalecte lit « fier » comme l'infinitif (se fier) et demande « être allé ». Signalé encore devant un infinitif seul (« il a été voir »)."),
         GrammalecteFalseAlarm(rule: "", words: ["airs"], followedBy: [],
             reason: "« des airs » (des mélodies, avoir des airs de fête) est juste ; l'enseignante a relevé une proposition « èrs » (non reproduite ici avec Grammalecte 2.1.2, gardée par prudence : « airs » est un nom courant que Hunspell accepte)."),
     ]
@@ -40,16 +42,54 @@ extension Validator {
     func isGrammalecteFalseAlarm(_ issue: GrammarIssue, in paragraph: String, momentWords: Set<String> = []) -> Bool {
         let word = scalarSlice(paragraph, issue.start, issue.end).lowercased()
         if issue.ruleID.contains("gn_"), momentWords.contains(Tokenizer.normalize(word)) { return true }
+        if issue.ruleID.contains("gn_"), agreesWithTheNounBeforeAComplement(Tokenizer.normalize(word), before: scalarSlice(paragraph, 0, issue.start)) { return true }
         let after = scalarSlice(paragraph, issue.end, paragraph.unicodeScalars.count)
-        let next = Tokenizer.tokenize(after).tokens.first { $0.kind == .word }?.normalized
+        let afterWords = Tokenizer.tokenize(after).tokens.filter { $0.kind == .word }.map(\.normalized)
+        let next = afterWords.first
+        // The next word past adverbs ("a été très fier"), for `<adj>`.
+        let nextPastAdverbs = afterWords.first { !FrenchWords.innerAdverbs.contains($0) }
         return Validator.grammalecteFalseAlarms.contains { alarm in
             guard alarm.rule.isEmpty || issue.ruleID.contains(alarm.rule) else { return false }
             guard alarm.words.isEmpty || alarm.words.contains(word) else { return false }
             if alarm.followedBy.isEmpty { return true }
             guard let next else { return false }
             if alarm.followedBy.contains(next) { return true }
+            if alarm.followedBy.contains("<adj>"), let n = nextPastAdverbs, lexicon.entries(for: n).contains(where: { $0.partOfSpeech == .adjective }) { return true }
             return alarm.followedBy.contains("<inf>")
                 && lexicon.entries(for: next).contains { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .inf } }
         }
+    }
+
+    /// An adjective that agrees with the noun before a complement, as French allows: "une crème
+    /// au chocolat très douce" (douce is the crème's; Grammalecte's `gn_` rules agree it with
+    /// « chocolat »). Only in that shape: noun, then au/aux/du/de/d'/en/de la/à la and a noun,
+    /// then adverbs, then the flagged word, which agrees in gender and number with the first noun
+    /// and not with the second.
+    /// - Parameters:
+    ///   - word: the flagged word, normalized.
+    ///   - before: the paragraph up to the flagged word.
+    func agreesWithTheNounBeforeAComplement(_ word: String, before: String) -> Bool {
+        let words = Tokenizer.tokenize(before).tokens.filter { $0.kind == .word }.map(\.normalized)
+        var k = words.count - 1
+        while k >= 0, FrenchWords.innerAdverbs.contains(words[k]) { k -= 1 }
+        guard k >= 2 else { return false }
+        func nouns(_ w: String) -> [LexicalEntry] { lexicon.entries(for: w).filter { $0.partOfSpeech == .noun } }
+        let complement = nouns(words[k])
+        guard !complement.isEmpty else { return false }
+        k -= 1
+        if ["au", "aux", "du", "de", "d'", "en"].contains(words[k]) {
+            k -= 1
+        } else if ["la", "l'"].contains(words[k]), k >= 1, ["de", "à"].contains(words[k - 1]) {
+            k -= 2
+        } else {
+            return false
+        }
+        guard k >= 0 else { return false }
+        let head = nouns(words[k])
+        let adjective = lexicon.entries(for: word).filter { $0.partOfSpeech == .adjective || $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par } }
+        func agree(_ a: LexicalEntry, _ n: LexicalEntry) -> Bool {
+            (a.gender == nil || n.gender == nil || a.gender == n.gender) && (a.number == nil || n.number == nil || a.number == n.number)
+        }
+        return adjective.contains { a in head.contains { agree(a, $0) } } && !adjective.contains { a in complement.contains { agree(a, $0) } }
     }
 }

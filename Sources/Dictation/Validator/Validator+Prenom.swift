@@ -103,6 +103,12 @@ extension Validator {
            FrenchWords.determiners.contains(t[k + 1].normalized) || ["compte", "si", "s'", "que", "qu'", "pourquoi", "comment"].contains(t[k + 1].normalized) {
             return nil
         }
+        // "Léa s'est fait mal", "elle s'est fait couper les cheveux": se faire before "mal" or an
+        // infinitive does not agree.
+        if reflexive, t[k].normalized == "fait", k + 1 < t.count,
+           t[k + 1].normalized == "mal" || t[k + 1].entries.contains(where: { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .inf } }) {
+            return nil
+        }
         // The words between the name and the attribute, as written ("n'est pas", "s'est").
         var verb = ""
         for j in (i + 1)..<k {
@@ -140,6 +146,34 @@ extension Validator {
     /// Words after "il" that make it impersonal ("il fait beau", "il y a", "il faut", "il pleut").
     static let impersonalAfterIl: Set<String> = ["y", "fait", "faisait", "fera", "faut", "fallait", "faudra", "pleut", "pleuvait", "neige", "neigeait",
                                                   "fallut", "reste", "restait", "resta", "suffit", "semble", "semblait", "paraît", "s'agit", "s'agissait", "manque", "manquait"]
+    /// Verbs that are only impersonal (Lexique lemmas): "il fallut", "il a plu".
+    static let impersonalLemmas: Set<String> = ["falloir", "pleuvoir", "neiger", "grêler", "venter", "bruiner"]
+
+    /// Whether the "il" at `i` is impersonal: "il y a", "il fait beau", "il lui fallut", "il a
+    /// fallu", "il avait plu", "il s'agissait" (past negations and object pronouns, then the
+    /// verb or the participle after its auxiliary).
+    func isImpersonal(_ a: TextAnalysis, _ i: Int) -> Bool {
+        let t = a.tagged
+        var k = i + 1
+        var reflexive = false
+        while k < t.count, t[k].token.kind == .word, t[k].normalized != "y",
+              FrenchWords.negations.contains(t[k].normalized) || FrenchWords.objectPronouns.contains(t[k].normalized) {
+            if ["se", "s'"].contains(t[k].normalized) { reflexive = true }
+            k += 1
+        }
+        guard k < t.count, t[k].token.kind == .word else { return false }
+        if Validator.impersonalAfterIl.contains(t[k].normalized) { return true }
+        func impersonalVerb(_ tok: TaggedToken) -> Bool {
+            tok.entries.contains { $0.partOfSpeech.isVerb && (Validator.impersonalLemmas.contains($0.lemma) || reflexive && $0.lemma == "agir") }
+        }
+        if impersonalVerb(t[k]) { return true }
+        // A compound tense: "il a fallu", "il n'avait pas plu".
+        guard t[k].entries.contains(where: { $0.lemma == "avoir" && $0.partOfSpeech.isVerb }) else { return false }
+        var p = k + 1
+        while p < t.count, t[p].token.kind == .word, FrenchWords.innerAdverbs.contains(t[p].normalized) { p += 1 }
+        return p < t.count && t[p].token.kind == .word && impersonalVerb(t[p])
+    }
+
     /// Words after "il est" / "il était" that make it impersonal ("il est midi", "il était tard").
     static let impersonalAttributes: Set<String> = ["midi", "minuit", "tard", "tôt", "temps", "l'heure", "heure", "une", "deux", "trois", "quatre", "cinq", "six",
                                                      "sept", "huit", "neuf", "dix", "onze", "important", "interdit", "possible", "impossible", "difficile", "facile", "agréable", "bon", "amusant"]
@@ -168,7 +202,7 @@ extension Validator {
                 let coordinated = (i > 0 && ["et", "ou"].contains(t[i - 1].normalized)) || (i + 1 < t.count && ["et", "ou"].contains(t[i + 1].normalized))
                 if coordinated { continue }
                 // The attribute agrees with the pronoun, whoever it stands for.
-                if !["il", "ils"].contains(pronoun) || !Validator.impersonalAfterIl.contains(next),
+                if !["il", "ils"].contains(pronoun) || !isImpersonal(a, i),
                    let (j, verb) = agreementTarget(a, after: i), t[j].wordClass != .determiner {
                     let rows = t[j].entries.filter { $0.partOfSpeech == .adjective || ($0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas }) }
                     if !rows.isEmpty, !rows.contains(where: { $0.gender == nil || $0.gender == gender }),
@@ -188,7 +222,7 @@ extension Validator {
                 let firstWord = s.first(where: { t[$0].token.kind == .word })
                 guard i == firstWord || (t[i - 1].token.text == "," && !s.contains(where: { $0 < i && t[$0].wordClass == .finiteVerb })) else { continue }
                 if pronoun == "il" {
-                    if Validator.impersonalAfterIl.contains(next) { continue }
+                    if isImpersonal(a, i) { continue }
                     if ["est", "était", "sera"].contains(next), i + 2 < t.count,
                        Validator.impersonalAttributes.contains(t[i + 2].normalized) || t[i + 2].wordClass != .adjective && t[i + 2].wordClass != .pastParticiple { continue }
                 }

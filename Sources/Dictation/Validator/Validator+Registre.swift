@@ -24,8 +24,11 @@ extension Validator {
             let rows: [LexicalEntry]
             switch t.wordClass {
             case .noun: rows = t.entries.filter { $0.partOfSpeech == .noun }
-            case .adjective: rows = t.entries.filter { $0.partOfSpeech == .adjective || $0.partOfSpeech.isVerb }
-            case .finiteVerb, .infinitive, .pastParticiple, .presentParticiple: rows = t.entries.filter { $0.partOfSpeech.isVerb }
+            case .adjective: rows = t.entries.filter { $0.partOfSpeech == .adjective || $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par } }
+            // A participle after its auxiliary is read as a participle only: "elle s'est tue" is
+            // taire (tuer's participle is "tué").
+            case .pastParticiple: rows = t.entries.filter { $0.partOfSpeech.isVerb && $0.verbForms.contains { $0.mood == .par && $0.tense == .pas } }
+            case .finiteVerb, .infinitive, .presentParticiple: rows = t.entries.filter { $0.partOfSpeech.isVerb }
             default: rows = t.entries
             }
             var hit = (rows.isEmpty ? t.entries : rows).contains { registers.contains($0.lemma) && !Validator.nounOnlyRegisterWords.contains($0.lemma) }

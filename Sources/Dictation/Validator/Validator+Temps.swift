@@ -20,7 +20,11 @@ extension Validator {
                 var steps = 0
                 while k < t.count, steps <= 3, t[k].token.kind == .word {
                     if t[k].wordClass == .pastParticiple { participle = k; break }
-                    if FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .subjectPronoun { k += 1; steps += 1; continue }
+                    // "il a d'abord pris", "elle a tout de suite compris".
+                    if let l = FrenchWords.adverbialLocutions.first(where: { l in k + l.count <= t.count && (0..<l.count).allSatisfy { t[k + $0].normalized == l[$0] } }) {
+                        k += l.count; steps += 1; continue
+                    }
+                    if FrenchWords.innerAdverbs.contains(t[k].normalized) || t[k].wordClass == .subjectPronoun || t[k].wordClass == .adverb { k += 1; steps += 1; continue }
                     break
                 }
             }
