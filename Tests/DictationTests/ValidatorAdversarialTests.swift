@@ -30,6 +30,18 @@ import French
         Set(try findings(text, grade: grade, gender: gender, name: name, moment: moment, date: date).map(\.rule))
     }
 
+    // The writers' refusals: a tennis lesson hits the ball, a judo lesson is done barefoot, a
+    // fear told as overcome before the auxiliary ("n'a pas eu peur") is no fear.
+    @Test func innocentUsesOfRegisterWordsAndNegatedFear() throws {
+        #expect(try !rules("Samedi, Léa est allée à la piscine. Elle a frappé la balle avec sa main.").contains("registre"))
+        #expect(try !rules("Samedi, Léa est allée à la piscine. Tout le monde a frappé des mains.").contains("registre"))
+        #expect(try !rules("Samedi, Léa est allée à la piscine. Elle a marché pieds nus au bord du bassin.").contains("registre"))
+        #expect(try rules("Samedi, Léa est allée à la piscine. Un garçon a frappé son copain.").contains("registre"))
+        #expect(try rules("Samedi, Léa est allée à la piscine. Un garçon était nu.").contains("registre"))
+        #expect(try !rules("Samedi, Léa est allée à la piscine. Elle n'a pas eu peur de plonger.").contains("sujet_sensible"))
+        #expect(try rules("Samedi, Léa est allée à la piscine. Elle a eu peur de plonger.").contains("sujet_sensible"))
+    }
+
     // 1. "s'est tue" is taire; "a tué" is still tuer.
     @Test func taireIsNotTuer() throws {
         #expect(try !rules("Samedi, Léa est allée à la piscine. Elle s'est tue quand le maître a parlé.").contains("registre"))

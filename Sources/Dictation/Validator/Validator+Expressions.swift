@@ -123,6 +123,9 @@ extension Validator {
             // A negated topic is reassurance, not the topic: "Léa n'a pas peur", "il ne pleure
             // plus", "il a appris à tomber sans se faire mal".
             if i > 0, FrenchWords.negations.contains(t[i - 1].normalized) || t[i - 1].normalized == "sans" { continue }
+            // The same with the negation before the auxiliary: "elle n'a pas eu peur", "il n'avait
+            // jamais eu peur" (ne, the auxiliary, pas/plus/jamais, then the match).
+            if i >= 3, FrenchWords.negations.contains(t[i - 3].normalized), ["pas", "plus", "jamais", "point"].contains(t[i - 1].normalized) { continue }
             for p in Validator.sensitiveTopics {
                 guard let r = p.match(t, at: i) else { continue }
                 let q = quoted(r)

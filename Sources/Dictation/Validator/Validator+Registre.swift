@@ -8,6 +8,26 @@ extension Validator {
     /// Homographs of `registers.txt` that only count as nouns ("la tombe", not "la neige tombe").
     static let nounOnlyRegisterWords: Set<String> = ["tombe", "tombes", "dispute", "disputes"]
 
+    /// Innocent uses of register words (`Whitelists/registers.txt`), by lemma: a word of the
+    /// list is not counted when one of these words stands within three words after it ("frapper
+    /// la balle", "frapper des mains", "frapper à la porte") or just before it ("pieds nus", "tête
+    /// nue"). A tennis lesson hits the ball; a judo lesson is done barefoot.
+    static let innocentRegisterUses: [String: (after: Set<String>, before: Set<String>)] = [
+        "frapper": (after: ["balle", "balles", "ballon", "ballons", "volant", "mains", "porte", "tambour", "tambours", "gong", "cymbales", "palet"], before: []),
+        "nu": (after: [], before: ["pieds", "pied", "tête", "mains", "bras", "jambes"]),
+    ]
+
+    /// Whether token `k` of `tagged`, a word of lemma `lemma` in the registers, is used innocently
+    /// (`innocentRegisterUses`).
+    static func isInnocentUse(_ tagged: [TaggedToken], _ k: Int, lemma: String) -> Bool {
+        guard let use = innocentRegisterUses[lemma] else { return false }
+        let words = tagged.indices.filter { tagged[$0].token.kind == .word }
+        guard let n = words.firstIndex(of: k) else { return false }
+        let after = words[(n + 1)..<min(words.count, n + 4)].map { tagged[$0].normalized }
+        let before = n > 0 ? tagged[words[n - 1]].normalized : ""
+        return after.contains(where: use.after.contains) || use.before.contains(before)
+    }
+
     /// The forbidden-register words of a text: whole tokens or lemmas, never substrings.
     /// - Parameters:
     ///   - a: the analysed text; its `names` are never register words.
@@ -15,8 +35,10 @@ extension Validator {
     public func registerWords(in a: TextAnalysis) -> [String] {
         var found: [String] = []
         let names = a.names
-        for t in a.tagged where t.token.kind == .word && !names.contains(t.normalized) {
+        for (k, t) in a.tagged.enumerated() where t.token.kind == .word && !names.contains(t.normalized) {
             let w = t.normalized
+            let lemmas = Set([w] + t.entries.map(\.lemma))
+            if lemmas.contains(where: { Validator.innocentRegisterUses[$0] != nil && Validator.isInnocentUse(a.tagged, k, lemma: $0) }) { continue }
             // Every reading counts, whatever the tagger chose (a capitalised "Tue" mid-sentence is
             // still tuer), except the noun-only homographs: "la neige tombe" is not "une tombe".
             // Lemmas of the readings that fit the word's role ("la fumée" is not fumer; "l'équipe
