@@ -62,8 +62,8 @@ extension Library {
         func date(_ offset: Int, _ t: MomentTime, days: Int = 0) -> MomentDate {
             MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
         }
-        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past)]
-        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(6, .upcoming)]
+        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past), date(-7, .past)]
+        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(6, .upcoming), date(7, .upcoming)]
         switch time {
         case .past: return past
         case .coming: return coming

@@ -68,10 +68,11 @@ public struct MomentDate: Sendable, Hashable {
     /// How the text names the moment's day (the `{quand}` mark of the library), lower case, as
     /// a child would say it on the writing day:
     /// - the writing day: "aujourd'hui"; the day before: "hier"; the day after: "demain";
-    /// - 2 to 6 days before: "samedi dernier";
+    /// - 2 to 7 days before: "samedi dernier" (said on a Saturday, last week's Saturday);
     /// - 2 to 6 days ahead: "ce samedi" in the same week (Monday to Sunday), "samedi prochain"
     ///   in the next one (written on a Friday, a Tuesday four days ahead is "mardi prochain");
-    /// - 7 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
+    ///   7 days ahead: "samedi prochain" (said on a Saturday, next week's);
+    /// - 8 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
     ///
     /// The phrase changes from one day to the next near the moment: a waiting text that names its
     /// day is retired when it would now be said otherwise (`Desk`), so a child never reads
@@ -81,7 +82,8 @@ public struct MomentDate: Sendable, Hashable {
         case 0: return "aujourd'hui"
         case -1: return "hier"
         case 1: return "demain"
-        case -6 ... -2: return weekday + " dernier"
+        case -7 ... -2: return weekday + " dernier"
+        case 7: return weekday + " prochain"
         case 2...6:
             return Self.mondayIndex(of: written) + offset <= 6 ? "ce " + weekday : weekday + " prochain"
         default:

@@ -141,7 +141,7 @@ public enum Desk {
         let created = Int64(d.createdAt.timeIntervalSince1970.rounded(.down))
         let then = momentDate(c, now: created, zone: zone), today = momentDate(c, now: now, zone: zone)
         if then.time != today.time { return true }
-        guard then.dayPhrase != today.dayPhrase, abs(then.offset) < 7 else { return false }
+        guard then.dayPhrase != today.dayPhrase, then.dayPhrase != then.datedPhrase else { return false }
         return then.isNamed(in: d.text)
     }
 

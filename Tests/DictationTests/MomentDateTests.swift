@@ -39,6 +39,8 @@ import Testing
         #expect(Self.date(-1).narrativeDayPhrase == "lundi 30 novembre" && Self.date(-3).narrativeDayPhrase == "samedi dernier")
         #expect(Self.date(-10).datedPhrase == Self.date(-10).dayPhrase)
         #expect(Self.date(-10).dayPhrase == "samedi 21 novembre")
+        #expect(Self.date(-7).dayPhrase == "mardi dernier" && Self.date(7).dayPhrase == "mardi prochain")
+        #expect(Self.date(-8).dayPhrase == "lundi 23 novembre" && Self.date(8).dayPhrase == "mercredi 9 décembre")
         #expect(Self.date(9).dayPhrase == "jeudi 10 décembre")
         #expect(Self.date(-30).dayPhrase == "dimanche 1er novembre")
         #expect(Self.date(-2, days: 4).isGoingOn && !Self.date(-2).isGoingOn)

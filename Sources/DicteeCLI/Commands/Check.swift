@@ -41,11 +41,11 @@ extension Dictee {
                                "le dîner chez Mamie", "la fête des Lumières"
               --kind KIND      the library kind of a label (default: from its noun, else
                                general): activite, animaux, anniversaire, ballon,
-                               chant, cheval, combat, concert, danse, eau, ecole,
-                               ecran, fete, general, glisse, grimpe, gym, instrument,
-                               lecture, match, musique, nage, plein_air, poisson,
-                               raquette, repas, sejour, sortie, spectacle, sport,
-                               theatre, velo
+                               carnaval, chant, cheval, combat, concert, danse, eau,
+                               ecole, ecran, fete, general, glisse, grimpe, gym,
+                               halloween, instrument, lecture, match, musique, nage,
+                               noel, plein_air, poisson, raquette, repas, sejour,
+                               sortie, spectacle, sport, theatre, velo
               --skills IDS     target skills, comma-separated (see Docs/trap-sites.md), e.g.
                                homophones_a_a,accord_pp_etre; each needs --sites trap sites
               --sites N        trap sites required per target skill (default 2)

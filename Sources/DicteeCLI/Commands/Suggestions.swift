@@ -45,10 +45,11 @@ extension Dictee {
               --for NAMES      label: the moment is these children's only (comma-separated
                                first names); without it, it is the whole family's
               --kind KIND      label: the kind of moment, instead of the inferred one: activite,
-                               animaux, anniversaire, ballon, chant, cheval, combat, concert,
-                               danse, eau, ecole, ecran, fete, general, glisse, grimpe, gym,
-                               instrument, lecture, match, musique, nage, plein_air, poisson,
-                               raquette, repas, sejour, sortie, spectacle, sport, theatre or velo
+                               animaux, anniversaire, ballon, carnaval, chant, cheval, combat,
+                               concert, danse, eau, ecole, ecran, fete, general, glisse, grimpe,
+                               gym, halloween, instrument, lecture, match, musique, nage, noel,
+                               plein_air, poisson, raquette, repas, sejour, sortie, spectacle,
+                               sport, theatre or velo
 
             unlabel takes a label back (the moment and its dictations not yet served are
             withdrawn; served and graded ones stay in the child's history); unreject puts a
