@@ -42,6 +42,12 @@ import French
         #expect(try rules("Samedi, Léa est allée à la piscine. Elle a eu peur de plonger.").contains("sujet_sensible"))
     }
 
+    // A participle alone after a comma is not a passé simple of the 1st person.
+    @Test func aParticipleAloneIsNotJAssis() throws {
+        #expect(try !rules("Samedi, Léa est allée à la piscine. Les enfants, assis au bord, regardaient l'eau.", grade: .cm1).contains("temps"))
+        #expect(try rules("Samedi, Léa est allée à la piscine. J'assis la poupée au bord de l'eau.", grade: .cm1).contains("temps"))
+    }
+
     // 1. "s'est tue" is taire; "a tué" is still tuer.
     @Test func taireIsNotTuer() throws {
         #expect(try !rules("Samedi, Léa est allée à la piscine. Elle s'est tue quand le maître a parlé.").contains("registre"))

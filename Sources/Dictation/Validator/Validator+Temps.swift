@@ -13,6 +13,14 @@ extension Validator {
         var out: [(Int, Set<SchoolTense>)] = []
         let t = a.tagged
         for i in t.indices where t[i].wordClass == .finiteVerb {
+            // A participle the tagger read as a 1st or 2nd person ("des enfants lisaient, assis
+            // sur des bancs": "assis" is not "j'assis"): with no je, tu, nous or vous just before,
+            // it is the participle, not a verb of its own.
+            if !t[i].finiteForms.isEmpty, t[i].finiteForms.allSatisfy({ !$0.isThirdPerson }),
+               t[i].entries.contains(where: { $0.verbForms.contains { $0.mood == .par } }),
+               !(max(0, i - 3)..<i).contains(where: { ["je", "j'", "tu", "nous", "vous"].contains(t[$0].normalized) }) {
+                continue
+            }
             let auxLemma = t[i].readings.first { $0.lemma == "avoir" || $0.lemma == "être" }?.lemma
             var participle: Int?
             if auxLemma != nil {
