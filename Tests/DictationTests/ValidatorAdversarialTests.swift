@@ -42,6 +42,12 @@ import French
         #expect(try rules("Samedi, Léa est allée à la piscine. Elle a eu peur de plonger.").contains("sujet_sensible"))
     }
 
+    // "et" between two adjectives of a noun is not a missing "est".
+    @Test func twoAdjectivesOfANounAreNotEtEst() throws {
+        #expect(try !rules("Samedi, Léa est allée à la piscine avec son ami, un garçon calme et attentif.", grade: .cm1).contains("et_est"))
+        #expect(try rules("Samedi, Léa est allée à la piscine. La salle et sombre.", grade: .cm1).contains("et_est"))
+    }
+
     // A participle alone after a comma is not a passé simple of the 1st person.
     @Test func aParticipleAloneIsNotJAssis() throws {
         #expect(try !rules("Samedi, Léa est allée à la piscine. Les enfants, assis au bord, regardaient l'eau.", grade: .cm1).contains("temps"))

@@ -79,6 +79,8 @@ extension OrthographeRule {
         guard t[i].normalized == "et", i >= 1, let next = next(a, i), next.wordClass == .adjective || next.wordClass == .pastParticiple,
               !next.entries.contains(where: { $0.partOfSpeech == .noun && $0.formFrequency > 5 }),
               t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun else { return nil }
+        // Two adjectives after a noun: "un garçon calme et attentif" ("calme" is a noun too).
+        if i >= 2, t[i - 2].wordClass == .noun, t[i - 1].entries.contains(where: { $0.partOfSpeech == .adjective }) { return nil }
         // The words after: the end of the clause or a complement ("et fière de sa médaille").
         if i + 2 < t.count, t[i + 2].token.kind == .word,
            !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb) { return nil }
