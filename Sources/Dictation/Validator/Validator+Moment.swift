@@ -94,12 +94,7 @@ extension Validator {
         let own = Library.ownKinds(topics.kinds.kinds(of: m.phrase))
         guard !own.isEmpty else { return false }
         let lemmas = own.reduce(into: Set<String>()) { $0.formUnion(topics.topics[$1] ?? []) }
-        var found = Set<String>()
-        for tok in a.tagged where tok.token.kind == .word {
-            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
-            if let hit = forms.intersection(lemmas).sorted().first { found.insert(hit) }
-        }
-        return found.count >= 2
+        return Self.topicWords(of: a, in: lemmas).count >= 2
     }
 
     /// Nouns too general to name a moment on their own ("la colonie de vacances" is not named by

@@ -157,11 +157,7 @@ extension Validator {
             }
         }
         guard let topics = MomentTopics.bundled?.words(for: plan.moment), !topics.isEmpty else { return out }
-        var found = Set<String>()
-        for tok in t where tok.token.kind == .word && !phraseWords.contains(tok.normalized) {
-            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
-            if let hit = forms.intersection(topics).sorted().first { found.insert(hit) }
-        }
+        let found = Self.topicWords(of: a, in: topics, skipping: phraseWords)
         let needed = [.cp, .ce1].contains(plan.grade) ? 1 : 2
         // A text that speaks clearly more of another moment than of its own is about that one:
         // a birthday text (gâteau, bougies, cadeaux, ballons) served for "le cours de judo",
@@ -201,5 +197,19 @@ extension Validator {
         var examples: [String] = []
         for list in lists { for w in list.filter(topics.contains).prefix(3) where !examples.contains(w) { examples.append(w) } }
         return examples.prefix(6).joined(separator: ", ")
+    }
+}
+
+extension Validator {
+    /// The topic lemmas a text uses, each once: a word counts by its written form or one of its
+    /// Lexique lemmas (its first one in `lemmas`, alphabetically); words in `skipping` (the
+    /// moment phrase's own) do not count.
+    static func topicWords(of a: TextAnalysis, in lemmas: Set<String>, skipping: Set<String> = []) -> Set<String> {
+        var found = Set<String>()
+        for tok in a.tagged where tok.token.kind == .word && !skipping.contains(tok.normalized) {
+            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            if let hit = forms.intersection(lemmas).sorted().first { found.insert(hit) }
+        }
+        return found
     }
 }
