@@ -53,8 +53,9 @@ extension Library {
     public static let sampleWritingDay = CalendarDate(year: 2026, month: 12, day: 1)
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
-    /// of `{quand}` ("samedi dernier", "samedi 21 novembre", "aujourd'hui", "hier", "demain", "ce
-    /// samedi", "lundi prochain", "jeudi 10 décembre") and a moment of several days going on; the
+    /// of `{quand}` ("samedi" 3 days back and 4 ahead, "samedi 21 novembre", "aujourd'hui",
+    /// "hier", "avant-hier", "demain", "après-demain", "mardi dernier", "mardi prochain", "jeudi
+    /// 10 décembre") and a moment of several days going on (begun "avant-hier"); the
     /// sample children take them in turn, so that each phrase is proven with each. A `past` text gets past dates, a `coming` one upcoming
     /// dates, an `any` text both (the near and the far forms).
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
@@ -63,7 +64,7 @@ extension Library {
             MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
         }
         let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past), date(-7, .past)]
-        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(6, .upcoming), date(7, .upcoming)]
+        let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(2, .upcoming), date(7, .upcoming)]
         switch time {
         case .past: return past
         case .coming: return coming

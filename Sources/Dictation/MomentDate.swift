@@ -3,12 +3,12 @@ import French
 import Foundation
 
 /// When the moment of a dictation is, seen from the day the text is written: what the text may
-/// say of its day ("samedi dernier", "ce samedi"), which tense tells it, and what the validator's
+/// say of its day ("samedi", "avant-hier", "samedi dernier"), which tense tells it, and what the validator's
 /// `moment_date` rule checks. All days are calendar days in the family's zone.
 ///
 /// A text written on Tuesday 1 December about a judo lesson of Saturday 28 November says
-/// "samedi dernier" and the passé composé; one about a concert of Saturday 5 December says
-/// "ce samedi" and the futur. The child knows what day it was: the text must agree.
+/// "samedi" and the passé composé; one about a concert of Saturday 5 December says "samedi"
+/// and the futur; one about a lesson of Tuesday 24 November, "mardi dernier". The child knows what day it was: the text must agree.
 public struct MomentDate: Sendable, Hashable {
     /// The occurrence's first day (its start in the family's zone).
     public var start: CalendarDate
@@ -67,11 +67,13 @@ public struct MomentDate: Sendable, Hashable {
 
     /// How the text names the moment's day (the `{quand}` mark of the library), lower case, as
     /// a child would say it on the writing day:
-    /// - the writing day: "aujourd'hui"; the day before: "hier"; the day after: "demain";
-    /// - 2 to 7 days before: "samedi dernier" (said on a Saturday, last week's Saturday);
-    /// - 2 to 6 days ahead: "ce samedi" in the same week (Monday to Sunday), "samedi prochain"
-    ///   in the next one (written on a Friday, a Tuesday four days ahead is "mardi prochain");
-    ///   7 days ahead: "samedi prochain" (said on a Saturday, next week's);
+    /// - the writing day: "aujourd'hui"; the day before: "hier"; the day after: "demain"; two
+    ///   days before: "avant-hier"; two days after: "après-demain";
+    /// - 3 to 6 days away, before or after: the weekday alone, "samedi" (the tense says which:
+    ///   "samedi, Léa est allée…", "samedi, Léa ira…"; "samedi dernier" two days back and
+    ///   "jeudi prochain" four days ahead read as a week further, as teachers noted);
+    /// - 7 days before: "samedi dernier" (said on a Saturday, last week's); 7 days ahead:
+    ///   "samedi prochain" (next week's);
     /// - 8 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
     ///
     /// The phrase changes from one day to the next near the moment: a waiting text that names its
@@ -82,12 +84,12 @@ public struct MomentDate: Sendable, Hashable {
         case 0: return "aujourd'hui"
         case -1: return "hier"
         case 1: return "demain"
-        case -7 ... -2: return weekday + " dernier"
+        case -2: return "avant-hier"
+        case 2: return "après-demain"
+        case -6 ... -3, 3...6: return weekday
+        case -7: return weekday + " dernier"
         case 7: return weekday + " prochain"
-        case 2...6:
-            return Self.mondayIndex(of: written) + offset <= 6 ? "ce " + weekday : weekday + " prochain"
-        default:
-            return datedPhrase
+        default: return datedPhrase
         }
     }
 
@@ -98,11 +100,12 @@ public struct MomentDate: Sendable, Hashable {
     }
 
     /// How a story told in the passé simple names the day: `dayPhrase`, except that the days
-    /// said from the writing day ("aujourd'hui", "hier", "demain") become the date, since the
+    /// said from the writing day ("aujourd'hui", "hier", "demain", "avant-hier", "après-demain")
+    /// become the date, since the
     /// passé simple is not anchored to the moment one speaks ("Samedi 28 novembre, il partit",
     /// not "Hier, il partit").
     public var narrativeDayPhrase: String {
-        (-1...1).contains(offset) ? datedPhrase : dayPhrase
+        (-2...2).contains(offset) ? datedPhrase : dayPhrase
     }
 
     /// Whether `text` says `dayPhrase`, in whole words and any case ("Hier, Léa…" names "hier";

@@ -16,27 +16,30 @@ import Testing
         #expect(MomentDate.weekday(of: CalendarDate(year: 2026, month: 11, day: 28)) == "samedi")
         #expect(MomentDate.weekday(of: CalendarDate(year: 1970, month: 1, day: 1)) == "jeudi")
         #expect(MomentDate.weekday(of: CalendarDate(year: 1969, month: 12, day: 31)) == "mercredi")
-        #expect(Self.date(-3).dayPhrase == "samedi dernier")
+        // 3 to 6 days away, the weekday alone: the tense tells before from after.
+        #expect(Self.date(-3).dayPhrase == "samedi")
+        #expect(Self.date(-6).dayPhrase == "mercredi")
         #expect(Self.date(-1).dayPhrase == "hier")
-        #expect(Self.date(-2).dayPhrase == "dimanche dernier")
+        #expect(Self.date(-2).dayPhrase == "avant-hier")
         #expect(Self.date(0, .past).dayPhrase == "aujourd'hui")
         #expect(Self.date(0).dayPhrase == "aujourd'hui")
         #expect(Self.date(1).dayPhrase == "demain")
-        #expect(Self.date(4).dayPhrase == "ce samedi")
-        #expect(Self.date(5).dayPhrase == "ce dimanche")
-        // The next week: seen from Tuesday, Monday 7 December; seen from Friday, Tuesday.
-        #expect(Self.date(6).dayPhrase == "lundi prochain")
-        let friday = MomentDate(start: CalendarDate(year: 2026, month: 12, day: 8), end: CalendarDate(year: 2026, month: 12, day: 8),
-                                written: CalendarDate(year: 2026, month: 12, day: 4), time: .upcoming)
-        #expect(friday.dayPhrase == "mardi prochain")
-        let sunday = MomentDate(start: CalendarDate(year: 2026, month: 12, day: 12), end: CalendarDate(year: 2026, month: 12, day: 12),
+        #expect(Self.date(2).dayPhrase == "après-demain")
+        #expect(Self.date(4).dayPhrase == "samedi")
+        #expect(Self.date(5).dayPhrase == "dimanche")
+        // Across the end of the week too: seen from Tuesday, Monday 7 December; seen from Sunday,
+        // Thursday ("jeudi prochain" said on a Sunday reads as a week later).
+        #expect(Self.date(6).dayPhrase == "lundi")
+        let sunday = MomentDate(start: CalendarDate(year: 2026, month: 12, day: 10), end: CalendarDate(year: 2026, month: 12, day: 10),
                                 written: CalendarDate(year: 2026, month: 12, day: 6), time: .upcoming)
-        #expect(sunday.dayPhrase == "samedi prochain")
+        #expect(sunday.dayPhrase == "jeudi")
         #expect(Self.date(-1).isNamed(in: "Hier, Léa a nagé.") && !Self.date(-1).isNamed(in: "Léa a vidé son panier."))
-        #expect(Self.date(-3).isNamed(in: "Léa a nagé samedi dernier !") && !Self.date(-3).isNamed(in: "Léa a nagé samedi."))
+        #expect(Self.date(-7).isNamed(in: "Léa a nagé mardi dernier !") && !Self.date(-7).isNamed(in: "Léa a nagé mardi."))
+        #expect(Self.date(-3).isNamed(in: "Samedi, Léa a nagé.") && !Self.date(-2).isNamed(in: "Léa a nagé hier."))
         #expect(Self.date(0).isNamed(in: "Aujourd’hui, Léa nage."))
-        // A story in the passé simple names yesterday by its date.
-        #expect(Self.date(-1).narrativeDayPhrase == "lundi 30 novembre" && Self.date(-3).narrativeDayPhrase == "samedi dernier")
+        // A story in the passé simple names the days said from today by their date.
+        #expect(Self.date(-1).narrativeDayPhrase == "lundi 30 novembre" && Self.date(-3).narrativeDayPhrase == "samedi")
+        #expect(Self.date(-2).narrativeDayPhrase == "dimanche 29 novembre" && Self.date(2).narrativeDayPhrase == "jeudi 3 décembre")
         #expect(Self.date(-10).datedPhrase == Self.date(-10).dayPhrase)
         #expect(Self.date(-10).dayPhrase == "samedi 21 novembre")
         #expect(Self.date(-7).dayPhrase == "mardi dernier" && Self.date(7).dayPhrase == "mardi prochain")
@@ -77,6 +80,8 @@ import Testing
         // The passé simple is not said from the writing day.
         ("Hier, Léa alla au cours de judo. Elle salua son professeur.", -1),
         ("Aujourd'hui, Léa alla au cours de judo avec ses copains.", 0),
+        ("Avant-hier, Léa alla au cours de judo. Elle salua son professeur.", -2),
+        ("Après-demain, Léa ira au cours de judo avec ses copains.", 4),
     ])
     func dateContradictions(text: String, offset: Int) throws {
         #expect(!(try Self.findings(text, Self.date(offset), rule: "moment_date")).isEmpty, "\(text) at \(offset)")
@@ -94,6 +99,9 @@ import Testing
         ("Lundi 30 novembre, Léa alla au cours de judo. Elle salua son professeur.", -1),
         ("Aujourd'hui, Léa ira au cours de judo avec ses copains.", 0),
         ("Lundi prochain, Léa ira au cours de judo avec ses copains.", 6),
+        ("Lundi, Léa ira au cours de judo avec ses copains.", 6),
+        ("Après-demain, Léa ira au cours de judo avec ses copains.", 2),
+        ("Avant-hier, Léa est allée au cours de judo avec ses copains.", -2),
     ])
     func dateAgreements(text: String, offset: Int) throws {
         let time: MomentTime = offset < 0 || (offset == 0 && text.contains("est allée")) ? .past : .upcoming

@@ -43,9 +43,9 @@ extension Dictee {
                                general): activite, animaux, anniversaire, ballon,
                                carnaval, chant, cheval, combat, concert, danse, eau,
                                ecole, ecran, fete, general, glisse, grimpe, gym,
-                               halloween, instrument, lecture, match, musique, nage,
-                               noel, plein_air, poisson, raquette, repas, sejour,
-                               sortie, spectacle, sport, theatre, velo
+                               halloween, instrument, lecture, marche, match, musique,
+                               nage, noel, pique_nique, plein_air, poisson, raquette,
+                               repas, sejour, sortie, spectacle, sport, theatre, velo
               --skills IDS     target skills, comma-separated (see Docs/trap-sites.md), e.g.
                                homophones_a_a,accord_pp_etre; each needs --sites trap sites
               --sites N        trap sites required per target skill (default 2)

@@ -47,9 +47,9 @@ extension Dictee {
               --kind KIND      label: the kind of moment, instead of the inferred one: activite,
                                animaux, anniversaire, ballon, carnaval, chant, cheval, combat,
                                concert, danse, eau, ecole, ecran, fete, general, glisse, grimpe,
-                               gym, halloween, instrument, lecture, match, musique, nage, noel,
-                               plein_air, poisson, raquette, repas, sejour, sortie, spectacle,
-                               sport, theatre or velo
+                               gym, halloween, instrument, lecture, marche, match, musique, nage,
+                               noel, pique_nique, plein_air, poisson, raquette, repas, sejour,
+                               sortie, spectacle, sport, theatre or velo
 
             unlabel takes a label back (the moment and its dictations not yet served are
             withdrawn; served and graded ones stay in the child's history); unreject puts a
