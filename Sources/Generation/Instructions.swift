@@ -41,7 +41,7 @@ public enum Instructions {
         public var maxWordsPerSentence: Int
         /// The moment's canonical phrase, as listed in the audit file ("la sortie piscine").
         public var momentPhrase: String
-        /// The moment's day seen from the writing day ("samedi dernier", "ce samedi", "le samedi
+        /// The moment's day seen from the writing day ("samedi", "avant-hier", "samedi dernier", "le samedi
         /// 14 novembre": `MomentDate.dayPhrase`), and whether it has begun; `nil` without a date.
         public var day: String?
         public var time: MomentTime?
@@ -74,7 +74,7 @@ public enum Instructions {
             ("sentences", "the sentence range"),
             ("maxWordsPerSentence", "the longest sentence allowed"),
             ("momentPhrase", "the moment's canonical phrase (as listed in the audit file)"),
-            ("day", "the moment's day seen from the writing day ('hier', 'samedi dernier', 'ce samedi'; the day of the month when a week or more away), no hour"),
+            ("day", "the moment's day seen from the writing day ('hier', 'avant-hier', 'samedi', 'samedi dernier'; the day of the month when more than a week away), no hour"),
             ("time", "whether the moment has begun"),
         ]
     }
@@ -135,7 +135,7 @@ public enum Instructions {
             return "Écris la dictée : une journée ordinaire de \(name)."
         }
         let when: String
-        // "C'était samedi dernier ; ne nomme aucun autre jour, ni « hier » ni « aujourd'hui » ni
+        // "C'était samedi ; ne nomme aucun autre jour, ni « hier » ni « aujourd'hui » ni
         // « demain »." — the relative days other than the moment's own.
         let day = plan.day.map { d in
             let others = ["hier", "aujourd'hui", "demain"].filter { $0 != d }.map { "« \($0) »" }.joined(separator: " ni ")

@@ -134,8 +134,8 @@ public enum Desk {
 
     /// Whether a waiting text was written for another day than `now` would write it: the moment
     /// began since (a text in the futur about a moment now past), or the text names its day as
-    /// it was said then and it is said otherwise now ("demain" has become "aujourd'hui", "ce
-    /// samedi" "samedi dernier"). A text that names no day, or names it by its date ("samedi 12
+    /// it was said then and it is said otherwise now ("demain" has become "aujourd'hui",
+    /// "samedi" "avant-hier"). A text that names no day, or names it by its date ("samedi 12
     /// décembre", true on any day), stays.
     static func isStale(_ d: DictationRecord, _ c: CardMoment, now: Int64, zone: CalendarZone) -> Bool {
         let created = Int64(d.createdAt.timeIntervalSince1970.rounded(.down))
@@ -264,7 +264,7 @@ public enum Desk {
         /// disqualified): the card is set aside and the child chooses again.
         case momentLeft
         /// The card's text was written for another day: its moment's day is now told otherwise
-        /// ("ce samedi" has become "samedi dernier") or the moment has begun since: the card is
+        /// ("samedi" has become "avant-hier") or the moment has begun since: the card is
         /// set aside and the cards are dealt again.
         case dayChanged
     }

@@ -40,7 +40,7 @@ import PrivacyFilter
         ("les jeux au jardin", "les jeux au jardin", "m", "p", "jeux", "general"),
         ("les ateliers de cuisine", "les ateliers de cuisine", "m", "p", "ateliers", "activite"),
         ("le grand marché", "le grand marché", "m", "s", "marché", "sortie"),
-        ("Le pique-nique au lac", "le pique-nique au lac", "m", "s", "pique-nique", "repas"),
+        ("Le pique-nique au lac", "le pique-nique au lac", "m", "s", "pique-nique", "pique_nique"),
         ("le  match   de rugby", "le match de rugby", "m", "s", "match", "match"),
         ("la cabane dans les bois", "la cabane dans les bois", "f", "s", "cabane", "plein_air"),
         ("le concert de piano de Hugo", "le concert de piano de Hugo", "m", "s", "concert", "concert"),

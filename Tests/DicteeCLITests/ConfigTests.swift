@@ -353,7 +353,7 @@ struct ConfigTests {
 
     static let sendsSentence = "the instructions (French, written by dictee), the child's first name, the child's gender, "
         + "the child's grade, the target skills, the trap sites per target skill, the word range, the sentence range, "
-        + "the longest sentence allowed, the moment's canonical phrase (as listed in the audit file), the moment's day seen from the writing day ('hier', 'samedi dernier', 'ce samedi'; the day of the month when a week or more away), no hour, whether the moment has begun, and on a retry, "
+        + "the longest sentence allowed, the moment's canonical phrase (as listed in the audit file), the moment's day seen from the writing day ('hier', 'avant-hier', 'samedi', 'samedi dernier'; the day of the month when more than a week away), no hour, whether the moment has begun, and on a retry, "
         + "the model's previous answer and the validator's French sentences about it; never a calendar title, place "
         + "or description"
 

@@ -21,7 +21,7 @@ extension Dictee {
 
             Renders every text of the handwritten library for every moment phrase and sample
             label it fits, for Léa, Inès, Tom and Hugo, and every day form of its time
-            ("samedi dernier", "ce samedi", "samedi 21 novembre"), runs the validator on
+            ("samedi", "avant-hier", "samedi 21 novembre"), runs the validator on
             each rendering (3 trap sites per listed skill), and prints the failing renderings
             with the validator's French sentences, then how many texts each kind has.
             The format of the files: Docs/library-format.md.
