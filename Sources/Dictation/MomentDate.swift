@@ -116,7 +116,8 @@ public struct MomentDate: Sendable, Hashable {
     }
 
     /// The seasons of the moment's first day (a school reading: winter from 21 December to 20
-    /// March and so on; a day near a boundary has both seasons), lower case: "hiver".
+    /// March and so on; a day within three weeks of a boundary has both seasons: early December
+    /// is already "l'hiver" to a child), lower case: "hiver".
     public var seasons: Set<String> {
         func season(_ d: CalendarDate) -> String {
             switch (d.month, d.day) {
@@ -126,6 +127,6 @@ public struct MomentDate: Sendable, Hashable {
             default: "automne"
             }
         }
-        return Set([-10, 0, 10].map { season(start.adding(days: $0)) })
+        return Set([-21, 0, 21].map { season(start.adding(days: $0)) })
     }
 }

@@ -42,7 +42,7 @@ extension OrthographeRule {
     /// The deterministic agreements and homophones of step 8, in the order they are tried at
     /// each word.
     public static let all: [OrthographeRule] = [
-        elisionConsonne, elisionVoyelle, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, nousA,
+        elisionConsonne, elisionVoyelle, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, sonSont, nousA,
         sujetsCoordonnes, groupeNominalVerbe, etEst,
     ]
 
@@ -217,6 +217,17 @@ extension OrthographeRule {
               next.entries.filter({ $0.partOfSpeech == .noun }).weight > 2 * next.entries.filter({ $0.partOfSpeech.isVerb }).weight else { return nil }
         return [shown(next.token.text)]
     }, message: { "« ça \($0[0]) » : devant un nom, c'est le déterminant « sa »." })
+
+    /// "Les poneys son dans le pré": the determiner "son" needs its noun; before a preposition
+    /// it is the verb être, "sont" ("le son du piano", "un son dans la salle": the noun, after a
+    /// determiner, is left alone).
+    static let sonSont = OrthographeRule(id: "son_sont", match: { a, i in
+        let t = a.tagged
+        guard let next = next(a, i), t[i].normalized == "son", i == 0 || t[i - 1].wordClass != .determiner,
+              ["dans", "sur", "sous", "à", "au", "aux", "en", "avec", "chez", "devant", "derrière", "pour", "par", "vers", "près"].contains(next.normalized)
+        else { return nil }
+        return [t[i].token.text, next.token.text]
+    }, message: { "« \($0[0]) \($0[1]) » : ici c'est le verbe être, « sont » (ils sont \($0[1]))." })
 
     /// "Nous a nagé": a subject pronoun and a verb of another person (not after "et", "ou",
     /// "ni" or a comma: "Léa et elle sont", "toi, moi et elle").

@@ -18,7 +18,8 @@ extension Validator {
     ///   dernière/prochaine" 1 to 13 days away, "ce week-end" a Saturday or Sunday at most 6 days
     ///   away; "l'an dernier", "l'année prochaine", "il y a longtemps" never (a card's moment is
     ///   within weeks); "il y a trois jours", "dans une semaine" the moment's distance (a week 5
-    ///   to 9 days); "la veille", "le lendemain" are free (days inside the story);
+    ///   to 9 days); "la veille", "le lendemain" are free (days inside the story), and so is what
+    ///   follows "depuis" ("depuis la semaine dernière, elle s'entraîne": since, not when);
     /// - a day of the month with its month ("le 29 novembre") must be one of the moment's days;
     ///   "à Noël", "le jour de Noël", "Pour Noël," only for a moment from 18 to 31 December;
     /// - a season ("l'hiver", "en été", "cet automne") must be the moment's (`MomentDate.seasons`);
@@ -51,7 +52,11 @@ extension Validator {
             allowedDays.formUnion(["samedi", "dimanche"])
         }
         let months = Set(date.days.map(MomentDate.month(of:)))
-        for k in words.indices {
+        // "Depuis septembre", "depuis la semaine dernière", "depuis hier", "depuis lundi": since
+        // when something goes on, not when the moment is; the three words after "depuis" are
+        // not read as the moment's day.
+        let since = Set(words.indices.filter { word($0) == "depuis" }.flatMap { ($0 + 1)...($0 + 3) })
+        for k in words.indices where !since.contains(k) {
             guard let w = word(k) else { continue }
             let text = t[words[k]].token.text
             let singular = w.hasSuffix("s") ? String(w.dropLast()) : w
@@ -71,8 +76,7 @@ extension Validator {
                 }
                 continue
             }
-            // "Depuis septembre, il apprend le crawl": since, not when.
-            if FrenchWords.months.contains(w), !months.contains(w), word(k - 1) != "depuis" {
+            if FrenchWords.months.contains(w), !months.contains(w) {
                 refuse(text, "ce n'est pas le mois du moment")
                 continue
             }

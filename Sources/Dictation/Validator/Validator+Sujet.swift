@@ -113,7 +113,8 @@ extension Validator {
     /// phrase: one in CP and CE1, two different ones from CE2; `MomentTopics.words(for:)`) and
     /// `moment_famille` (no relative of `relatives` unless the moment's phrase names it or one of
     /// its synonyms, `relativeSynonyms`; a friend's own parent, "la maman de Tom" when the
-    /// moment names Tom, is not the child's; "le père Noël", "une barbe à papa", "la fête des
+    /// moment names Tom, is not the child's; the parents of a class as a group ("les parents
+    /// sont venus applaudir") are not the child's; "le père Noël", "une barbe à papa", "la fête des
     /// mères" are no relatives; and no spouse, son, daughter or pet owned by a possessive,
     /// `ownedOnly`: "son mari", "sa fille", "son chien", "le chien de Tom").
     func subjectFindings(_ a: TextAnalysis, _ plan: DictationPlan) -> [Finding] {
@@ -133,6 +134,10 @@ extension Validator {
             if ["père", "mère", "papa"].contains(tok.normalized), let next = w(n + 1), ["noël", "noel"].contains(next) { continue }
             // "une barbe à papa" (candyfloss), "la fête des mères".
             if tok.normalized == "papa", w(n - 1) == "à", w(n - 2) == "barbe" { continue }
+            // The parents of a class or a club as a group: "les parents sont venus applaudir",
+            // "des parents accompagnaient la classe", "les élèves dansent devant leurs parents" (not
+            // "ses parents", "mes parents").
+            if tok.normalized == "parents", ["les", "des", "aux", "leurs"].contains(w(n - 1) ?? "") { continue }
             if ["pères", "mères", "grands-mères", "grands-pères"].contains(tok.normalized), w(n - 1) == "des", w(n - 2) == "fête" { continue }
             // The moment's friend's own parent: "la maman de Tom".
             if let friend, ["de", "d'"].contains(w(n + 1) ?? ""), w(n + 2) == friend { continue }
@@ -203,11 +208,18 @@ extension Validator {
 extension Validator {
     /// The topic lemmas a text uses, each once: a word counts by its written form or one of its
     /// Lexique lemmas (its first one in `lemmas`, alphabetically); words in `skipping` (the
-    /// moment phrase's own) do not count.
+    /// moment phrase's own) do not count, unless used as a verb ("elle danse" at le cours de
+    /// danse counts as danser; "le cours de danse" itself does not).
     static func topicWords(of a: TextAnalysis, in lemmas: Set<String>, skipping: Set<String> = []) -> Set<String> {
         var found = Set<String>()
-        for tok in a.tagged where tok.token.kind == .word && !skipping.contains(tok.normalized) {
-            let forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+        for tok in a.tagged where tok.token.kind == .word {
+            let forms: Set<String>
+            if skipping.contains(tok.normalized) {
+                guard [.finiteVerb, .infinitive, .pastParticiple].contains(tok.wordClass) else { continue }
+                forms = Set(tok.entries.filter { $0.partOfSpeech.isVerb }.map { Tokenizer.normalize($0.lemma) })
+            } else {
+                forms = Set([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            }
             if let hit = forms.intersection(lemmas).sorted().first { found.insert(hit) }
         }
         return found
