@@ -29,7 +29,7 @@ public struct DictationSheet: Sendable, Hashable {
     /// The date, already formatted for display, e.g. `samedi 28 novembre 2026`.
     public var date: String
     /// The moment's day without the year, e.g. `samedi 28 novembre`: page 1 says
-    /// `Léa — Dictée du samedi 28 novembre`. Empty: `date` is used.
+    /// `Léa — Dictée sur le moment du samedi 28 novembre`. Empty: `date` is used.
     public var day: String
     /// The "mots donnés" to write on the board before dictating, in text order
     /// (`Validator.motsDonnes(draft:plan:)`): names, the moment's words, words above the grade.
@@ -65,7 +65,7 @@ public struct DictationSheet: Sendable, Hashable {
     /// words to give, how to dictate and the numbered trap list.
     ///
     /// Shape, with a left margin of two spaces and lines wrapped at ``screenWidth`` columns (a
-    /// wrapped line goes on under its first word): `Léa — Dictée du samedi 28 novembre`; the title;
+    /// wrapped line goes on under its first word): `Léa — Dictée sur le moment du samedi 28 novembre`; the title;
     /// `CE1 · la sortie piscine`; a blank line; `Mots donnés : Léa, piscine, maillot` (or
     /// ``noGivenWord``; no line when ``motsDonnes`` is `nil`); the ``howToDictate`` line; a blank line; the text, indented by four
     /// spaces, with each marked span in brackets followed by its numbers in superscript digits
@@ -137,7 +137,7 @@ public struct DictationSheet: Sendable, Hashable {
     /// A printable A4 HTML page.
     ///
     /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one says whose dictation it is and
-    /// its date (`Léa — Dictée du samedi 28 novembre`), then has the title and the text in large
+    /// its date (`Léa — Dictée sur le moment du samedi 28 novembre`), then has the title and the text in large
     /// type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
     /// starts on a new printed page, for the parent: the same heading, grade and moment, the mots
     /// donnés to write on the board, how to dictate, the text with the trap sites in `<mark>`
@@ -234,10 +234,12 @@ extension DictationSheet {
     /// The widest line of the screen view, in columns (margin included).
     static let screenWidth = 78
 
-    /// `Léa — Dictée du samedi 28 novembre`: whose dictation it is and the moment's day.
+    /// `Léa — Dictée sur le moment du samedi 28 novembre`: whose dictation it is and the
+    /// moment's day (said as the moment's, not as the day the dictation is given: a text about
+    /// next Saturday is dictated before it).
     var heading: String {
         let when = day.isEmpty ? date : day
-        let dictee = when.isEmpty ? "Dictée" : "Dictée du " + when
+        let dictee = when.isEmpty ? "Dictée" : "Dictée sur le moment du " + when
         return child.firstName.isEmpty ? dictee : child.firstName + " — " + dictee
     }
 

@@ -257,6 +257,26 @@ P59	chez maman
 # visits are the children's).
 P60	papa	owner
 P61	maman	owner
+#
+# To-dos about a moment, not the moment (appended after the owner words: ids are never
+# renumbered). Packing, buying, enrolling, booking, paying: the task's day is not the moment's,
+# and a text about "la classe de neige" dated on the Sunday the suitcase is packed, or about
+# "l'anniversaire de Tom" on the day the present is bought, tells the child a wrong day
+# ("Valise classe de neige Hugo", "Acheter cadeau anniv Tom", "Inscription judo Hugo",
+# "Forum des associations (inscriptions judo, poney)").
+P62	valise
+P63	préparer
+P64	acheter
+P65	achat
+P66	inscription
+P67	inscrire
+P68	réinscription
+P69	réserver
+P70	réservation
+P71	payer
+P72	paiement
+P73	formulaire
+P74	autorisation
 
 """#
 

@@ -20,7 +20,7 @@ import Testing
     /// The first lines of every screen view: whose dictation, title, grade and moment, the mots
     /// donnés and how to dictate (wrapped at 78 columns, two-space margin).
     static let header = """
-          Léa — Dictée du samedi 28 novembre
+          Léa — Dictée sur le moment du samedi 28 novembre
           La sortie piscine
           CE1 · la sortie piscine
 
@@ -196,10 +196,10 @@ import Testing
 
     @Test func theHeadingSaysWhoseDictationAndItsDay() {
         let s = Self.sheet("Léa nage.", [])
-        #expect(s.readAloud(color: false).hasPrefix("  Léa — Dictée du samedi 28 novembre\n  La sortie piscine\n"))
+        #expect(s.readAloud(color: false).hasPrefix("  Léa — Dictée sur le moment du samedi 28 novembre\n  La sortie piscine\n"))
         var noDay = s
         noDay.day = ""
-        #expect(noDay.readAloud(color: false).hasPrefix("  Léa — Dictée du samedi 28 novembre 2026\n"))
+        #expect(noDay.readAloud(color: false).hasPrefix("  Léa — Dictée sur le moment du samedi 28 novembre 2026\n"))
     }
 
     // MARK: colour
@@ -262,10 +262,10 @@ import Testing
         #expect(h.contains("<section class=\"parent\">\n<h2>Pour le parent : les pièges à vérifier</h2>"))
         #expect(h.contains("<p>Léa a mis son maillot.</p>\n<p>Elle a nagé.</p>"))
         #expect(h.contains("<p>Léa <mark>a</mark><sup>1</sup> mis <mark>son</mark><sup>2˒3</sup> maillot.</p>\n<p>Elle a nagé.</p>"))
-        #expect(h.contains("<p class=\"meta\">Léa — Dictée du samedi 28 novembre · CE1 · la sortie piscine</p>"))
+        #expect(h.contains("<p class=\"meta\">Léa — Dictée sur le moment du samedi 28 novembre · CE1 · la sortie piscine</p>"))
         // Page 1 says whose dictation it is and its date; the parent's part has the mots donnés
         // and how to dictate before the marked text.
-        #expect(h.contains("<body>\n<p class=\"qui\">Léa — Dictée du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
+        #expect(h.contains("<body>\n<p class=\"qui\">Léa — Dictée sur le moment du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
         #expect(h.contains("<p class=\"donnes\">Mots donnés : Léa, sortie, piscine</p>\n<p class=\"dicter\">Pour dicter : lire d&#39;abord tout le texte ;"))
         #expect(h.range(of: "class=\"donnes\"")!.lowerBound > h.range(of: "<section class=\"parent\">")!.lowerBound)
         #expect(h.contains("<ol>\n<li>a — homophones a / à : « a », pas « à »</li>\n<li>son — homophones son / sont : « son », pas « sont »</li>\n<li>son — accord sujet-verbe</li>\n</ol>"))

@@ -76,12 +76,19 @@ import Testing
         ("Samedi dernier, Léa ira au cours de judo avec ses copains.", -3),
         ("Ce samedi, Léa est allée au cours de judo. Elle a couru.", 4),
         ("Demain, Léa ira au cours de judo avec ses copains.", 4),
+        ("Samedi, Léa est allée au cours de judo. Demain, elle est allée à la piscine.", -3),
         ("Ce soir, Léa ira au cours de judo avec ses copains.", 4),
         // The passé simple is not said from the writing day.
         ("Hier, Léa alla au cours de judo. Elle salua son professeur.", -1),
         ("Aujourd'hui, Léa alla au cours de judo avec ses copains.", 0),
         ("Avant-hier, Léa alla au cours de judo. Elle salua son professeur.", -2),
         ("Après-demain, Léa ira au cours de judo avec ses copains.", 4),
+        // A weekday alone is the nearest one; "cette semaine", "le week-end dernier", "tout à
+        // l'heure" have their own days.
+        ("Samedi, Léa est allée au cours de judo avec ses copains.", -10),
+        ("Cette semaine, Léa est allée au cours de judo avec ses copains.", -6),
+        ("Le week-end dernier, Léa est allée au cours de judo avec ses copains.", -5),
+        ("Tout à l'heure, Léa est allée au cours de judo avec ses copains.", -5),
     ])
     func dateContradictions(text: String, offset: Int) throws {
         #expect(!(try Self.findings(text, Self.date(offset), rule: "moment_date")).isEmpty, "\(text) at \(offset)")
@@ -102,6 +109,12 @@ import Testing
         ("Lundi, Léa ira au cours de judo avec ses copains.", 6),
         ("Après-demain, Léa ira au cours de judo avec ses copains.", 2),
         ("Avant-hier, Léa est allée au cours de judo avec ses copains.", -2),
+        ("Mardi, Léa est allée au cours de judo avec ses copains.", -7),
+        ("Samedi, Léa est allée au cours de judo. Demain, elle racontera tout à sa classe.", -3),
+        ("Cette semaine, Léa ira au cours de judo avec ses copains.", 4),
+        ("Depuis la semaine dernière, Léa attend le cours de judo. Elle ira samedi.", 4),
+        ("Le week-end dernier, Léa est allée au cours de judo avec ses copains.", -3),
+        ("Léa est allée au cours de judo. Elle avait beaucoup travaillé cette semaine.", -7),
     ])
     func dateAgreements(text: String, offset: Int) throws {
         let time: MomentTime = offset < 0 || (offset == 0 && text.contains("est allée")) ? .past : .upcoming

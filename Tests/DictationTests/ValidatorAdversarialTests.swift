@@ -106,6 +106,12 @@ import French
         ("La maîtresse a crié sur Tom.", true), ("Léa s'est fait mal.", true), ("Léa avait un peu peur.", true),
         ("Léa s'est fait une grosse bosse.", true), ("Léa a une bosse sur le front.", true), ("Tom a été mis au coin.", true),
         ("Sa mamie veille sur elle de là-haut.", true), ("Papa a bu un verre de rosé.", true),
+        // The third adversarial run: fear, blows, mockery, a stranger, a theft, a death told softly.
+        ("Elle tremblait de peur dans le grand bassin.", true), ("Un garçon lui a donné un coup dans le nez.", true),
+        ("Les autres filles se sont moquées de son maillot.", true), ("Un inconnu lui a proposé des bonbons.", true),
+        ("Un garçon a volé le goûter de Léa.", true), ("Un monsieur est tombé et il ne s'est jamais relevé.", true),
+        ("Léa a bu la tasse.", true), ("Tom était mort de rire.", false), ("Léa a donné un coup de pied dans le ballon.", false),
+        ("Léa a volé jusqu'au bord du bassin.", false),
     ])
     func sensitiveTopicsInContext(_ sentence: String, _ refused: Bool) throws {
         #expect(try rules("Samedi, Léa est allée à la piscine. " + sentence).contains("sujet_sensible") == refused, "\(sentence)")
@@ -115,12 +121,13 @@ import French
     @Test(arguments: [
         ("Le coach est gentil.", "anglicisme"), ("Léa est fan de natation.", "anglicisme"), ("C'était le feu !", "registre_familier"),
         ("Son maillot est trop stylé.", "registre_familier"), ("C'était grave bien.", "registre_familier"), ("Léa kiffe la piscine.", "registre_familier"),
+        ("C'était trop bien.", "registre_familier"),
     ])
     func slang(_ sentence: String, _ rule: String) throws {
         #expect(try rules("Samedi, Léa est allée à la piscine. " + sentence).contains(rule), "\(sentence)")
     }
 
-    @Test(arguments: ["L'entraîneur est gentil.", "C'était le feu d'artifice.", "Ce n'est pas grave.", "Léa a eu une grave chute dans l'eau.", "C'était génial !"])
+    @Test(arguments: ["L'entraîneur est gentil.", "Elle ne nage pas trop bien.", "C'était le feu d'artifice.", "Ce n'est pas grave.", "Léa a eu une grave chute dans l'eau.", "C'était génial !"])
     func notSlang(_ sentence: String) throws {
         #expect(try rules("Samedi, Léa est allée à la piscine. " + sentence).isDisjoint(with: ["anglicisme", "registre_familier"]), "\(sentence)")
     }
@@ -187,5 +194,43 @@ import French
         let sea = "Pendant les vacances, Léa est allée à la mer. Elle a joué dans le sable et elle a nagé dans les vagues. Le soleil brillait."
         #expect(try !rules(sea, moment: vacances).contains("moment_sujet"))
         #expect(try rules("Pendant les vacances, Léa est restée chez elle. Elle a lu un livre.", moment: vacances).contains("moment_sujet"))
+    }
+
+    // The third adversarial run: homophones and the participle with avoir.
+    @Test(arguments: [
+        ("L'eau était chaude est elle a aimé ça.", "est_et"), ("Après le bain, elle et contente.", "et_est"),
+        ("Les maillots son dans le sac.", "son_sont"), ("Léa a nagée avec ses amies.", "participe_avoir"),
+        ("Léa a mangée une pomme.", "participe_avoir"),
+    ])
+    func homophonesAndParticiples(_ sentence: String, _ rule: String) throws {
+        #expect(try rules("Samedi, Léa est allée à la piscine. " + sentence).contains(rule), "\(sentence)")
+    }
+
+    @Test(arguments: [
+        "L'eau était chaude et elle a aimé ça.", "Après le bain, elle est contente.", "Le son du sifflet est fort.",
+        "Les rôles qu'Inès avait imaginés étaient drôles.", "La pomme que Léa a mangée était rouge.", "Léa a nagé avec ses amies.",
+    ])
+    func homophonesAndParticiplesRight(_ sentence: String) throws {
+        #expect(try rules("Samedi, Léa est allée à la piscine. " + sentence).isDisjoint(with: ["est_et", "et_est", "son_sont", "participe_avoir"]), "\(sentence)")
+    }
+
+    // Pets and siblings behind an adjective, a nanny; the parents of a class as a group.
+    @Test func ownedBehindAnAdjectiveAndTheClassParents() throws {
+        let base = "Samedi, Léa est allée à la piscine. "
+        #expect(try rules(base + "Sa petite chienne l'attendait.").contains("moment_famille"))
+        #expect(try rules(base + "Leur vieux chien dormait.").contains("moment_famille"))
+        #expect(try rules(base + "Sa jumelle l'attendait.").contains("moment_famille"))
+        #expect(try rules(base + "Sa nounou l'attendait.").contains("moment_famille"))
+        #expect(try !rules(base + "Un petit chien courait au bord du bassin.").contains("moment_famille"))
+        #expect(try !rules(base + "Les parents attendaient la classe devant la porte.").contains("moment_famille"))
+        #expect(try rules(base + "Ses parents l'attendaient devant la porte.").contains("moment_famille"))
+    }
+
+    // A lesson with words of its own told with another moment's words only.
+    @Test func aLessonToldWithAnotherActivity() throws {
+        let swim = "Mercredi, Hugo est allé au cours de judo. Le professeur a emmené le groupe à la piscine. Hugo a plongé dans le grand bassin et il a nagé avec ses copains. L'eau était tiède."
+        #expect(try rules(swim, grade: .cm1, gender: .masculine, name: "Hugo", moment: Self.judo).contains("moment_sujet"))
+        let plain = "Mercredi, Hugo est allé au cours de judo. Il a fait beaucoup d'exercices avec le professeur. Le soir, il était fatigué et content."
+        #expect(try !rules(plain, grade: .cm1, gender: .masculine, name: "Hugo", moment: Self.judo).contains("moment_sujet"))
     }
 }

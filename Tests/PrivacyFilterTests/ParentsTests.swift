@@ -62,6 +62,10 @@ enum ParentsTable {
         // Custody: two words, the other parent's home.
         ("week end papa", "P56"), ("Week end maman", "P57"), ("Week-end chez papa", "P58"), ("Semaine chez papa", "P58"),
         ("Semaine chez maman", "P59"), ("Vacances chez papa", "P58"), ("WE chez Maman", "P59"),
+        // To-dos about a moment: their day is not the moment's.
+        ("Valise classe de neige Hugo", "P62"), ("Préparer le sac piscine Léa", "P63"), ("Acheter cadeau anniv Tom", "P64"),
+        ("Inscription judo Hugo", "P66"), ("Forum des associations (inscriptions judo, poney)", "P66"),
+        ("Réserver la salle pour l'anniv", "P69"), ("Payer la cantine", "P71"), ("Autorisation sortie scolaire", "P74"),
         // A parent as the owner of the activity (owner words).
         ("Gym maman", "P61"), ("Tennis maman", "P61"), ("Foot papa", "P60"), ("Match de foot papa", "P60"),
         ("Concert (maman)", "P61"), ("Yoga maman", "P61"), ("Maman : piscine", "P61"), ("Papa judo 19h", "P60"),

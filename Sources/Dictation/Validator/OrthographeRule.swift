@@ -43,7 +43,7 @@ extension OrthographeRule {
     /// each word.
     public static let all: [OrthographeRule] = [
         elisionConsonne, elisionVoyelle, ilA, nomA, sEstSansSujet, peuPeut, niNY, laLa, aLeAu, aPreposition, ceSe, caSa, sonSont, nousA,
-        sujetsCoordonnes, groupeNominalVerbe, etEst,
+        sujetsCoordonnes, groupeNominalVerbe, etEst, estEt, participeAvoir,
     ]
 
     /// Words after which a new clause, with its own subject, may start: "et les spectateurs
@@ -73,17 +73,22 @@ extension OrthographeRule {
     }
 
     /// "La salle et sombre", "Léa et contente": a subject group at the start of a clause, with no
-    /// verb yet, then "et" and an adjective or a participle ending the clause: the verb être.
+    /// verb yet, or a subject pronoun ("elle et contente"), then "et" and an adjective or a
+    /// participle ending the clause: the verb être.
     static let etEst = OrthographeRule(id: "et_est", match: { a, i in
         let t = a.tagged
         guard t[i].normalized == "et", i >= 1, let next = next(a, i), next.wordClass == .adjective || next.wordClass == .pastParticiple,
               !next.entries.contains(where: { $0.partOfSpeech == .noun && $0.formFrequency > 5 }),
-              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun else { return nil }
+              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun || ["il", "elle", "on"].contains(t[i - 1].normalized)
+        else { return nil }
+        // The words after: the end of the clause or a complement ("et fière de sa médaille").
+        let endsThere = !(i + 2 < t.count && t[i + 2].token.kind == .word
+            && !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb))
+        // "elle et contente": a subject pronoun is never joined by "et" to an adjective.
+        if ["il", "elle", "on"].contains(t[i - 1].normalized) { return endsThere ? [t[i - 1].token.text, shown(next.token.text)] : nil }
         // Two adjectives after a noun: "un garçon calme et attentif" ("calme" is a noun too).
         if i >= 2, t[i - 2].wordClass == .noun, t[i - 1].entries.contains(where: { $0.partOfSpeech == .adjective }) { return nil }
-        // The words after: the end of the clause or a complement ("et fière de sa médaille").
-        if i + 2 < t.count, t[i + 2].token.kind == .word,
-           !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb) { return nil }
+        if !endsThere { return nil }
         // Back to the clause start: no finite verb, and a determiner group or a name there.
         var k = i - 1
         while k > 0, t[k - 1].token.kind == .word { k -= 1 }
@@ -91,6 +96,34 @@ extension OrthographeRule {
               t[k].wordClass == .determiner || t[k].wordClass == .properNoun, !pluralDeterminers.contains(t[k].normalized) else { return nil }
         return [t[i - 1].token.text, shown(next.token.text)]
     }, message: { "« \($0[0]) et \($0[1]) » : il manque le verbe être, écris « \($0[0]) est \($0[1]) »." })
+
+    /// "Léa a nagée", "elle avait mangées": right after its subject (a name or il, elle, on), the
+    /// participle of an -er verb with avoir never agrees with it (an object before, "elle l'a
+    /// rangée", is another case, left to Grammalecte).
+    static let participeAvoir = OrthographeRule(id: "participe_avoir", match: { a, i in
+        let t = a.tagged
+        guard ["a", "avait", "aura", "eut", "aurait"].contains(t[i].normalized), i >= 1, let next = next(a, i),
+              t[i - 1].wordClass == .properNoun || ["il", "elle", "on"].contains(t[i - 1].normalized),
+              // "les rôles qu'Inès avait imaginés": the object "que" comes first, it agrees.
+              i < 2 || !["que", "qu'"].contains(t[i - 2].normalized),
+              // An intransitive verb's agreed form is not in Lexique ("nagée"): unknown there.
+              next.wordClass == .pastParticiple || next.entries.isEmpty, next.normalized != "été",
+              let stem = ["ées", "ée", "és"].first(where: next.normalized.hasSuffix).map({ String(next.normalized.dropLast($0.count)) })
+        else { return nil }
+        return [t[i].token.text, next.token.text, stem + "é"]
+    }, message: { "« \($0[0]) \(shown($0[1])) » : avec « avoir », le participe ne s'accorde pas avec le sujet ; écris « \($0[0]) \($0[2]) »." })
+
+    /// "L'eau était chaude est elle a aimé ça": "est" before a subject pronoun and its verb
+    /// joins two clauses: the conjunction "et" ("est-elle", the question, has its hyphen).
+    static let estEt = OrthographeRule(id: "est_et", match: { a, i in
+        let t = a.tagged
+        guard t[i].normalized == "est", i >= 1, t[i - 1].token.kind == .word, let next = next(a, i),
+              ["il", "elle", "on", "ils", "elles"].contains(next.normalized) else { return nil }
+        var k = i + 2
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
+        guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
+        return [next.token.text]
+    }, message: { "« est \($0[0]) » : pour relier deux phrases, c'est la conjonction « et » (et \($0[0]) …)." })
 
     static func shown(_ word: String) -> String { Validator.shown(word) }
 

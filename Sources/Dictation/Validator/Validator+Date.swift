@@ -14,9 +14,13 @@ extension Validator {
     ///   month after the weekday ("le samedi 14 novembre") and a month name must be the moment's;
     /// - relative days: "aujourd'hui", "ce matin", "ce soir", "cet après-midi", "cette nuit" the
     ///   writing day (or a moment of several days going on), "hier" the day before, "avant-hier"
-    ///   two days before, "demain" the day after, "après-demain" two days after, "la semaine
+    ///   two days before, "demain" the day after, "après-demain" two days after (about a past
+    ///   moment, both are free in a sentence in the futur: a later day), "la semaine
     ///   dernière/prochaine" 1 to 13 days away, "ce week-end" a Saturday or Sunday at most 6 days
-    ///   away; "l'an dernier", "l'année prochaine", "il y a longtemps" never (a card's moment is
+    ///   away, "le week-end dernier" one 1 to 9 days before, "le week-end prochain" 1 to 13 days
+    ///   after, "cette semaine" the writing day's week (Monday to Sunday), "tout à l'heure" the
+    ///   writing day; a weekday alone ("samedi", not "samedi dernier" nor "samedi 21 novembre")
+    ///   at most a week away (alone, it is the nearest one); "l'an dernier", "l'année prochaine", "il y a longtemps" never (a card's moment is
     ///   within weeks); "il y a trois jours", "dans une semaine" the moment's distance (a week 5
     ///   to 9 days); "la veille", "le lendemain" are free (days inside the story), and so is what
     ///   follows "depuis" ("depuis la semaine dernière, elle s'entraîne": since, not when);
@@ -46,6 +50,13 @@ extension Validator {
             out.append(Finding(step: .moment, rule: "moment_date", message: "\(when) : n'écris pas « \(shown(what)) », \(why)."))
         }
         let o = date.offset
+        // "Samedi, Léa a nagé… Demain, elle racontera tout à sa classe.": about a past moment,
+        // "demain" in a sentence in the futur is a later day, not the moment's.
+        let verbs = tenses(in: a)
+        func laterInAPastStory(_ index: Int) -> Bool {
+            guard date.time == .past, let s = a.text.sentenceIndex(ofToken: index) else { return false }
+            return verbs.contains { a.text.sentenceIndex(ofToken: $0.index) == s && $0.tenses == [.futur] }
+        }
         var allowedDays = Set(date.days.map(MomentDate.weekday(of:)))
         // A week-end is its Saturday and its Sunday, whatever day the calendar gave it.
         if phraseWords(plan.moment.phrase).contains("week-end"), ["vendredi", "samedi", "dimanche"].contains(date.weekday) {
@@ -73,6 +84,13 @@ extension Validator {
                     refuse("ce " + text, "écris « \(date.dayPhrase) »")
                 } else if let n = next.flatMap({ Int($0) ?? ($0 == "1er" ? 1 : nil) }), n != date.start.day {
                     refuse(text + " \(n)", "écris « \(full) »")
+                } else if w == singular, next.flatMap({ Int($0) ?? ($0 == "1er" ? 1 : nil) }) == nil, !["ce", "cet"].contains(previous ?? ""),
+                          !date.isGoingOn,
+                          case let named = date.days.filter({ MomentDate.weekday(of: $0) == singular }), !named.isEmpty,
+                          named.allSatisfy({ abs($0.daysSinceEpoch - date.written.daysSinceEpoch) > 7 }) {
+                    // "Samedi" alone is the nearest Saturday (or a week from today): further
+                    // away, the child reads another day.
+                    refuse(text, "« \(singular) » seul, c'est le \(singular) le plus proche ; écris « \(date.dayPhrase) »")
                 }
                 continue
             }
@@ -132,9 +150,9 @@ extension Validator {
                 refuse(text, "écris « \(date.dayPhrase) »")
             case "avant-hier" where o != -2:
                 refuse(text, "écris « \(date.dayPhrase) »")
-            case "demain" where o != 1:
+            case "demain" where o != 1 && !laterInAPastStory(words[k]):
                 refuse(text, "écris « \(date.dayPhrase) »")
-            case "après-demain" where o != 2:
+            case "après-demain" where o != 2 && !laterInAPastStory(words[k]):
                 refuse(text, "écris « \(date.dayPhrase) »")
             default: break
             }
@@ -147,6 +165,21 @@ extension Validator {
                 if !(1...13).contains(o) { refuse("la semaine prochaine", "écris « \(date.dayPhrase) »") }
             case "ce week-end":
                 if !["samedi", "dimanche"].contains(date.weekday) || abs(o) > 6 { refuse("ce week-end", "écris « \(date.dayPhrase) »") }
+            case "week-end dernier":
+                if !["samedi", "dimanche"].contains(date.weekday) || !(-9 ... -1).contains(o) { refuse("le week-end dernier", "écris « \(date.dayPhrase) »") }
+            case "week-end prochain":
+                if !["samedi", "dimanche"].contains(date.weekday) || !(1...13).contains(o) { refuse("le week-end prochain", "écris « \(date.dayPhrase) »") }
+            case "cette semaine":
+                // The same week, Monday to Sunday, when it opens a sentence or a clause (the time
+                // of what follows); "elle a beaucoup travaillé cette semaine" is another time.
+                let opens = k == 0 || (words[k] > 0 && t[words[k] - 1].token.kind == .punctuation)
+                if opens, !date.isGoingOn, !(0...6).contains(MomentDate.mondayIndex(of: date.written) + o) {
+                    refuse("cette semaine", "écris « \(date.dayPhrase) »")
+                }
+            case "tout à":
+                if word(k + 2) == "l'", word(k + 3) == "heure", o != 0, !date.isGoingOn {
+                    refuse("tout à l'heure", "ce n'est pas le jour où la dictée est écrite (écris « \(date.dayPhrase) »)")
+                }
             case "an dernier", "année dernière", "an prochain", "année prochaine", "il y":
                 if pair == "il y", word(k + 2) == "a", word(k + 3) == "longtemps" {
                     refuse("il y a longtemps", "le moment est tout proche (écris « \(date.dayPhrase) »)")

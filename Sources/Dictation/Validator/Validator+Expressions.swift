@@ -87,8 +87,8 @@ extension Validator {
     /// What each sensitive category is about, in French, for the message.
     static let sensitiveLabels: [String: String] = [
         "blessure": "de blessure ni de sang", "pleurs_peur": "de pleurs ni de peur", "punition": "de punition ni de cris",
-        "mort": "de mort, même avec des mots doux", "dispute": "de dispute", "accident": "d'accident ni de secours",
-        "alcool": "d'alcool",
+        "mort": "de mort, même avec des mots doux", "dispute": "de dispute, de moquerie ni de coups", "accident": "d'accident ni de secours",
+        "alcool": "d'alcool", "danger": "d'enfant perdu, d'inconnu ni de vol",
     ]
 
     /// Rules `anglicisme` and `sujet_sensible` of step `registre` (the text only; names are

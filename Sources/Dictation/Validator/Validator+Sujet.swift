@@ -91,6 +91,7 @@ extension Validator {
         "frère", "sœur", "cousin", "cousine", "oncle", "tante", "papa", "maman", "parent", "parents", "père", "mère",
         "grand-mère", "grand-père", "grands-parents", "grand-parent", "mémé", "pépé", "mamy", "papy", "neveu", "nièce",
         "demi-frère", "demi-sœur", "beau-père", "belle-mère", "petit-fils", "petite-fille", "arrière-grand-mère", "arrière-grand-père",
+        "nounou", "nourrice",
     ])
 
     /// Words for the same relative: a moment that names one ("le dîner chez Mamie") lets a text
@@ -101,12 +102,15 @@ extension Validator {
     ]
 
     /// Words that stand for the child's own household when a possessive or "de" + a name owns
-    /// them: a child has no husband, wife, son or daughter, and a pet the family may not have is
-    /// invented too ("son chien"; "un chien" seen at the park is not).
+    /// them, adjectives between allowed ("sa petite chienne", "leur vieux chien"): a child has no
+    /// husband, wife, son or daughter, a twin or an elder sibling the family may not have ("sa
+    /// jumelle", "son aîné"), and a pet the family may not have is invented too ("son chien";
+    /// "un chien" seen at the park, "l'aîné de la classe" are not).
     static let ownedOnly: [String: String] = [
         "mari": "spouse", "femme": "spouse", "épouse": "spouse", "époux": "spouse", "fils": "spouse", "fille": "spouse",
         "chien": "pet", "chienne": "pet", "chiot": "pet", "chat": "pet", "chatte": "pet", "chaton": "pet",
-        "lapin": "pet", "hamster": "pet", "perruche": "pet",
+        "lapin": "pet", "hamster": "pet", "perruche": "pet", "tortue": "pet",
+        "jumeau": "sibling", "jumelle": "sibling", "aîné": "sibling", "aînée": "sibling", "cadet": "sibling", "cadette": "sibling",
     ]
 
     /// Rules `moment_sujet` (a text about a whitelist moment uses words of its kinds besides the
@@ -150,13 +154,19 @@ extension Validator {
                 let key = Self.ownedOnly[t[k].normalized] != nil ? t[k].normalized
                     : t[k].entries.first(where: { $0.partOfSpeech == .noun && Self.ownedOnly[$0.lemma] != nil })?.lemma
                 guard let key, let kind = Self.ownedOnly[key], !phraseWords.contains(key), !phraseWords.contains(t[k].normalized) else { continue }
-                let owned = FrenchWords.possessives.contains(w(n - 1) ?? "")
+                // The possessive, up to two adjectives before the noun: "sa petite chienne".
+                var p = n - 1
+                while p >= 0, n - p <= 2, t[word[p]].wordClass == .adjective { p -= 1 }
+                let possessed = p >= 0 && FrenchWords.possessives.contains(w(p) ?? "")
+                let owned = possessed
                     || (["de", "d'"].contains(w(n + 1) ?? "") && n + 2 < word.count && t[word[n + 2]].wordClass == .properNoun)
                 guard owned else { continue }
-                let phrase = n > 0 && FrenchWords.possessives.contains(w(n - 1) ?? "") ? "\(t[word[n - 1]].token.text) \(t[k].token.text)" : t[k].token.text
-                let message = kind == "pet"
-                    ? "N'écris pas « \(shown(phrase)) » : on ne sait pas qui a un animal à la maison ; parle des animaux que l'enfant voit pendant le moment (« un chien courait dans le parc »)."
-                    : "N'écris pas « \(shown(phrase)) » : un enfant n'a ni mari, ni femme, ni enfant ; parle de ses copains, de sa classe ou de « sa famille »."
+                let phrase = possessed ? (p...n).map { t[word[$0]].token.text }.joined(separator: " ") : t[k].token.text
+                let message = switch kind {
+                case "pet": "N'écris pas « \(shown(phrase)) » : on ne sait pas qui a un animal à la maison ; parle des animaux que l'enfant voit pendant le moment (« un chien courait dans le parc »)."
+                case "sibling": "N'écris pas « \(shown(phrase)) » : la famille de l'enfant n'est pas connue ; parle de ses copains, de sa classe ou de « sa famille »."
+                default: "N'écris pas « \(shown(phrase)) » : un enfant n'a ni mari, ni femme, ni enfant ; parle de ses copains, de sa classe ou de « sa famille »."
+                }
                 out.append(Finding(step: .moment, rule: "moment_famille", message: message))
                 break
             }
@@ -187,9 +197,29 @@ extension Validator {
                 }
             }
         }
+        // A moment with kinds of its own (a judo lesson: tatami, kimono…) that uses none of their
+        // words while it uses two of another moment's is about that one: a "judo" text where the
+        // group swims all along (plonger, bassin, nager).
+        if found.count >= needed, plan.moment.kind == nil, let bundled = MomentTopics.bundled {
+            let own = Library.ownKinds(bundled.kinds.kinds(of: plan.moment.phrase))
+            let ownWords = own.reduce(into: Set<String>()) { $0.formUnion(bundled.topics[$1] ?? []) }
+            var used = Set<String>()
+            for tok in t where tok.token.kind == .word && !phraseWords.contains(tok.normalized) {
+                used.formUnion([tok.normalized] + tok.entries.map { Tokenizer.normalize($0.lemma) })
+            }
+            let elsewhere = bundled.competingKinds(of: plan.moment.phrase).contains { kind in
+                used.intersection(bundled.topics[kind] ?? []).subtracting(topics).count >= 2
+            }
+            if !own.isEmpty, found.isDisjoint(with: ownWords), elsewhere {
+                let examples = bundled.topics[own.sorted()[0]].map { Array($0.prefix(4)) } ?? []
+                out.append(Finding(step: .moment, rule: "moment_sujet", message:
+                    "Le texte doit parler du moment « \(plan.moment.phrase) » lui-même : emploie des mots comme \(examples.joined(separator: ", "))."))
+                return out
+            }
+        }
         if found.count < needed {
             out.append(Finding(step: .moment, rule: "moment_sujet", message:
-                "Le texte doit raconter ce qu'on fait pendant le moment « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples(plan, topics))."))
+                "Le texte doit raconter ce qu'on fait pendant le moment « \(plan.moment.phrase) », pas seulement le nommer : emploie des mots comme \(examples(plan, topics.subtracting(found)))."))
         }
         return out
     }
