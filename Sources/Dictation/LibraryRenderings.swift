@@ -53,9 +53,9 @@ extension Library {
     public static let sampleWritingDay = CalendarDate(year: 2026, month: 12, day: 1)
 
     /// The dates a text told at `time` is proven with, seen from `sampleWritingDay`: every form
-    /// of `{quand}` ("samedi" 3 days back and 4 ahead, "samedi 21 novembre", "aujourd'hui",
-    /// "hier", "avant-hier", "demain", "après-demain", "mardi dernier", "mardi prochain", "jeudi
-    /// 10 décembre") and a moment of several days going on (begun "avant-hier"); the
+    /// of `{quand}` ("samedi dernier" 3 days back, "samedi" 4 ahead, "mercredi" 3 days back
+    /// within the same week (seen from Saturday 5 December), "samedi 21 novembre", "aujourd'hui",
+    /// "hier", "avant-hier", "demain", "après-demain", "mardi prochain", "jeudi 10 décembre") and a moment of several days going on (begun "avant-hier"); the
     /// sample children take them in turn, so that each phrase is proven with each. A `past` text gets past dates, a `coming` one upcoming
     /// dates, an `any` text both (the near and the far forms).
     public static func sampleDates(for time: TextTime) -> [MomentDate] {
@@ -63,7 +63,9 @@ extension Library {
         func date(_ offset: Int, _ t: MomentTime, days: Int = 0) -> MomentDate {
             MomentDate(start: w.adding(days: offset), end: w.adding(days: offset + days), written: w, time: t)
         }
-        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past), date(-7, .past)]
+        // Earlier the same week, seen from Saturday 5 December: Wednesday 2 is "mercredi".
+        let sameWeek = MomentDate(start: w.adding(days: 1), end: w.adding(days: 1), written: w.adding(days: 4), time: .past)
+        let past = [date(-3, .past), date(-10, .past), date(0, .past), date(-2, .past, days: 4), date(-1, .past), sameWeek]
         let coming = [date(4, .upcoming), date(9, .upcoming), date(0, .upcoming), date(1, .upcoming), date(2, .upcoming), date(7, .upcoming)]
         switch time {
         case .past: return past

@@ -7,8 +7,8 @@ import Foundation
 /// `moment_date` rule checks. All days are calendar days in the family's zone.
 ///
 /// A text written on Tuesday 1 December about a judo lesson of Saturday 28 November says
-/// "samedi" and the passé composé; one about a concert of Saturday 5 December says "samedi"
-/// and the futur; one about a lesson of Tuesday 24 November, "mardi dernier". The child knows what day it was: the text must agree.
+/// "samedi dernier" and the passé composé; one about a concert of Saturday 5 December says
+/// "samedi" and the futur; one written on Saturday 5 December about Wednesday 2, "mercredi". The child knows what day it was: the text must agree.
 public struct MomentDate: Sendable, Hashable {
     /// The occurrence's first day (its start in the family's zone).
     public var start: CalendarDate
@@ -69,9 +69,10 @@ public struct MomentDate: Sendable, Hashable {
     /// a child would say it on the writing day:
     /// - the writing day: "aujourd'hui"; the day before: "hier"; the day after: "demain"; two
     ///   days before: "avant-hier"; two days after: "après-demain";
-    /// - 3 to 6 days away, before or after: the weekday alone, "samedi" (the tense says which:
-    ///   "samedi, Léa est allée…", "samedi, Léa ira…"; "samedi dernier" two days back and
-    ///   "jeudi prochain" four days ahead read as a week further, as teachers noted);
+    /// - 3 to 6 days ahead: the weekday alone, "samedi" ("jeudi prochain" said on a Sunday
+    ///   reads as a week further, as teachers noted); 3 to 6 days back: the weekday alone earlier
+    ///   the same week (Monday to Sunday: "mardi" said on Saturday, told in the past), "jeudi
+    ///   dernier" in the week before (a bare "jeudi" said on Wednesday is heard as tomorrow);
     /// - 7 days before: "samedi dernier" (said on a Saturday, last week's); 7 days ahead:
     ///   "samedi prochain" (next week's);
     /// - 8 days or more away: "samedi 14 novembre" (the 1st is "samedi 1er novembre").
@@ -86,7 +87,10 @@ public struct MomentDate: Sendable, Hashable {
         case 1: return "demain"
         case -2: return "avant-hier"
         case 2: return "après-demain"
-        case -6 ... -3, 3...6: return weekday
+        case 3...6: return weekday
+        // Earlier this week (Monday to Sunday), the weekday alone: "mardi" said on Saturday;
+        // in the week before, "jeudi dernier" (a "jeudi" said on Wednesday is heard as tomorrow).
+        case -6 ... -3: return Self.mondayIndex(of: written) + offset >= 0 ? weekday : weekday + " dernier"
         case -7: return weekday + " dernier"
         case 7: return weekday + " prochain"
         default: return datedPhrase

@@ -103,7 +103,7 @@ struct DictationLoopTests {
         let sites = try #require(json["sites"] as? [[String: Any]])
         let words = sites.compactMap { $0["word"] as? String }
         #expect(!words.isEmpty && !words.contains { [".", "!", "?"].contains($0) })
-        let screen = try read("loop_08_show.stdout").split(separator: "\n").filter { $0.contains(" — ") && !$0.contains("Dictée du") }
+        let screen = try read("loop_08_show.stdout").split(separator: "\n").filter { $0.contains(" — ") && !$0.contains("— Dictée") }
         #expect(screen.count == sites.count)
         for (line, word) in zip(screen, words) { #expect(line.contains(" " + word + " — "), "\(line)") }
         #expect(try read("loop_show.html").components(separatedBy: "<li>").count - 1 == sites.count)

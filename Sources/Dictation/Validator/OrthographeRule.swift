@@ -257,7 +257,8 @@ extension OrthographeRule {
     static let sonSont = OrthographeRule(id: "son_sont", match: { a, i in
         let t = a.tagged
         guard let next = next(a, i), t[i].normalized == "son", i == 0 || t[i - 1].wordClass != .determiner,
-              ["dans", "sur", "sous", "à", "au", "aux", "en", "avec", "chez", "devant", "derrière", "pour", "par", "vers", "près"].contains(next.normalized)
+              // "de" aside: "son de cloche" is the noun.
+              FrenchWords.prepositions.subtracting(["de", "d'"]).union(["au", "aux"]).contains(next.normalized)
         else { return nil }
         return [t[i].token.text, next.token.text]
     }, message: { "« \($0[0]) \($0[1]) » : ici c'est le verbe être, « sont » (ils sont \($0[1]))." })
