@@ -30,6 +30,9 @@ import French
         ("Léa et ses amies nage.", "sujets_coordonnes", true), ("Léa et ses amies nagent.", "sujets_coordonnes", false),
         ("Les enfants nage dans la piscine.", "groupe_nominal_verbe", true), ("Le chat dorment.", "groupe_nominal_verbe", true),
         ("Les enfants nagent dans la piscine.", "groupe_nominal_verbe", false),
+        ("Les poneys son dans le pré.", "son_sont", true), ("Le son du piano est doux.", "son_sont", false),
+        ("L'eau était chaude est elle a aimé ça.", "est_et", true), ("L'eau était chaude et elle a aimé ça.", "est_et", false),
+        ("Léa a nagée longtemps.", "participe_avoir", true), ("Léa a nagé longtemps.", "participe_avoir", false),
     ])
     func eachRuleCatchesItsErrorAndOnlyIt(_ text: String, _ rule: String, _ expected: Bool) throws {
         let found = try rules(text)
@@ -40,7 +43,8 @@ import French
         let ids = OrthographeRule.all.map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(ids == ["elision_consonne", "elision_voyelle", "il_a_accent", "nom_a_accent", "s_est_sans_sujet", "peu_peut", "ni_n_y", "la_la_accent",
-                        "contraction_article", "a_preposition", "ce_se", "ca_sa", "nous_a", "sujets_coordonnes", "groupe_nominal_verbe", "et_est"])
+                        "contraction_article", "a_preposition", "ce_se", "ca_sa", "son_sont", "nous_a", "sujets_coordonnes", "groupe_nominal_verbe",
+                        "et_est", "est_et", "participe_avoir"])
     }
 
     @Test func aRuleBuildsItsFrenchSentenceFromTheQuotedWords() throws {

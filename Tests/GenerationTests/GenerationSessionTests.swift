@@ -277,7 +277,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(Instructions.system(for: tom).contains("« Tom est parti »"))
         #expect(Instructions.system(for: tom).contains("être, avoir, aller et des verbes en -er"))
         let prompt = Instructions.prompt(for: Self.dated(.past))
-        #expect(prompt.contains("« la sortie piscine »") && prompt.contains("a déjà eu lieu") && prompt.contains("C'était samedi ;"))
+        #expect(prompt.contains("« la sortie piscine »") && prompt.contains("a déjà eu lieu") && prompt.contains("C'était samedi dernier ;"))
         #expect(Instructions.prompt(for: Self.dated(.upcoming)).contains("va bientôt avoir lieu"))
         #expect(Instructions.maxTokens(for: Self.plan) == 65 * 3 + 60 + 8 * 6)
     }
