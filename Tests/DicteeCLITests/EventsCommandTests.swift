@@ -159,13 +159,13 @@ struct ReviewCommandTests {
             arguments: ["--state", state, "review", "--tz", "Europe/Paris"], environment: [:], output: sink,
             readLine: { box.answers.isEmpty ? nil : box.answers.removeFirst() }, isInteractive: true)
         #expect(code == .ok)
-        #expect(box.out.contains("[1/159]"))
+        #expect(box.out.contains("[1/158]"))
         #expect(box.out.contains("labeled 1: la fête des voisins"))
         #expect(box.out.contains("rejected: never suggested again"))
         #expect(box.out.contains("1 labeled, 1 rejected"))
         #expect(!box.out.contains("title (this terminal only)"))
         let list = runDictee(["--state", state, "suggestions", "list", "--json"])
-        #expect(list.stdout.components(separatedBy: "\"id\":").count - 1 == 157)
+        #expect(list.stdout.components(separatedBy: "\"id\":").count - 1 == 156)
 
         let titles = Box(answers: ["q"])
         let sink2 = OutputSink(out: { titles.out += $0 }, err: { _ in })
