@@ -79,13 +79,13 @@ extension OrthographeRule {
         let t = a.tagged
         guard t[i].normalized == "et", i >= 1, let next = next(a, i), next.wordClass == .adjective || next.wordClass == .pastParticiple,
               !next.entries.contains(where: { $0.partOfSpeech == .noun && $0.formFrequency > 5 }),
-              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun || ["il", "elle", "on"].contains(t[i - 1].normalized)
+              t[i - 1].wordClass == .noun || t[i - 1].wordClass == .properNoun || thirdPersonSingular.contains(t[i - 1].normalized)
         else { return nil }
         // The words after: the end of the clause or a complement ("et fière de sa médaille").
         let endsThere = !(i + 2 < t.count && t[i + 2].token.kind == .word
             && !(FrenchWords.prepositions.contains(t[i + 2].normalized) || t[i + 2].wordClass == .adverb))
         // "elle et contente": a subject pronoun is never joined by "et" to an adjective.
-        if ["il", "elle", "on"].contains(t[i - 1].normalized) { return endsThere ? [t[i - 1].token.text, shown(next.token.text)] : nil }
+        if thirdPersonSingular.contains(t[i - 1].normalized) { return endsThere ? [t[i - 1].token.text, shown(next.token.text)] : nil }
         // Two adjectives after a noun: "un garçon calme et attentif" ("calme" is a noun too).
         if i >= 2, t[i - 2].wordClass == .noun, t[i - 1].entries.contains(where: { $0.partOfSpeech == .adjective }) { return nil }
         if !endsThere { return nil }
@@ -103,7 +103,7 @@ extension OrthographeRule {
     static let participeAvoir = OrthographeRule(id: "participe_avoir", match: { a, i in
         let t = a.tagged
         guard ["a", "avait", "aura", "eut", "aurait"].contains(t[i].normalized), i >= 1, let next = next(a, i),
-              t[i - 1].wordClass == .properNoun || ["il", "elle", "on"].contains(t[i - 1].normalized),
+              t[i - 1].wordClass == .properNoun || thirdPersonSingular.contains(t[i - 1].normalized),
               // "les rôles qu'Inès avait imaginés": the object "que" comes first, it agrees.
               i < 2 || !["que", "qu'"].contains(t[i - 2].normalized),
               // An intransitive verb's agreed form is not in Lexique ("nagée"): unknown there.
@@ -119,8 +119,7 @@ extension OrthographeRule {
         let t = a.tagged
         guard t[i].normalized == "est", i >= 1, t[i - 1].token.kind == .word, let next = next(a, i),
               ["il", "elle", "on", "ils", "elles"].contains(next.normalized) else { return nil }
-        var k = i + 2
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
+        let k = skippingClitics(t, from: i + 2)
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         return [next.token.text]
     }, message: { "« est \($0[0]) » : pour relier deux phrases, c'est la conjonction « et » (et \($0[0]) …)." })
@@ -131,6 +130,17 @@ extension OrthographeRule {
     static func next(_ a: TextAnalysis, _ i: Int) -> TaggedToken? { i + 1 < a.tagged.count ? a.tagged[i + 1] : nil }
 
     /// Persons of the subject pronouns, as Lexique writes them (`1s`...`3p`).
+    /// The subject pronouns of the third person singular: il, elle, on.
+    static let thirdPersonSingular: Set<String> = ["il", "elle", "on"]
+
+    /// The first index from `k` that is not a negation, an object or a reflexive pronoun (the
+    /// words between a subject pronoun and its verb: "elle ne les a", "il se").
+    static func skippingClitics(_ t: [TaggedToken], from k: Int) -> Int {
+        var k = k
+        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
+        return k
+    }
+
     static let persons: [String: String] = ["je": "1s", "j'": "1s", "tu": "2s", "il": "3s", "elle": "3s", "on": "3s", "nous": "1p", "vous": "2p", "ils": "3p", "elles": "3p"]
     static let pluralDeterminers: Set<String> = ["les", "mes", "tes", "ses", "nos", "vos", "leurs", "ces", "plusieurs", "quelques"]
     static let singularDeterminers: Set<String> = ["le", "la", "l'", "un", "une", "mon", "ton", "son", "ma", "ta", "sa", "ce", "cet", "cette", "notre", "votre", "chaque"]
@@ -270,8 +280,7 @@ extension OrthographeRule {
         guard i + 1 < t.count else { return nil }
         let coordinated = i > 0 && (["et", "ou", "ni"].contains(t[i - 1].normalized) || t[i - 1].token.text == ",")
         guard t[i].wordClass == .subjectPronoun, !coordinated, let person = persons[t[i].normalized] else { return nil }
-        var k = i + 1
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
+        let k = skippingClitics(t, from: i + 1)
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let all = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter(\.isFinite)
         guard !all.isEmpty, !all.contains(where: { $0.person == person }) else { return nil }
@@ -297,8 +306,7 @@ extension OrthographeRule {
               i == 0 || t[i - 1].token.kind == .punctuation || a.text.sentences.contains(where: { $0.lowerBound == i })
                 || (clauseOpeners.contains(t[i - 1].normalized) && verbBefore(a, i - 1))
         else { return nil }
-        var k = i + 2
-        while k < t.count, t[k].wordClass == .negation || t[k].wordClass == .objectPronoun || FrenchWords.reflexivePronouns.contains(t[k].normalized) { k += 1 }
+        let k = skippingClitics(t, from: i + 2)
         guard k < t.count, t[k].wordClass == .finiteVerb else { return nil }
         let forms = t[k].entries.filter { $0.partOfSpeech.isVerb }.flatMap(\.verbForms).filter { $0.isFinite && $0.mood != .imp }
         let wanted = pluralDeterminers.contains(w) ? "3p" : "3s"
