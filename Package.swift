@@ -72,16 +72,20 @@ let package = Package(
             resources: [.copy("Resources")]
         ),
 
+        // HTTP over libcurl (the only importer of CCurl): the model server's requests, calendar
+        // subscriptions (conditional GET) and CalDAV (RFC 4791, 6578, 6764), with FoundationXML.
+        .target(name: "Web", dependencies: ["DicteeCore", "CCurl"]),
+
         // Generation: the LanguageModel protocol, the OpenAI-compatible client, the instructions,
         // the retry loop with feedback and the silent library fallback.
-        .target(name: "Generation", dependencies: ["DicteeCore", "Dictation", "CCurl"]),
+        .target(name: "Generation", dependencies: ["DicteeCore", "Dictation", "Web"]),
 
         // The application layer: the jobs that tie the leaves into the product (the ingest run
         // with its audit file, the desk: deal, pick, grade; the nightly run; the managed model
         // server; the model route), as library code with typed inputs, reports and errors.
         .target(
             name: "Household",
-            dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation"]
+            dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation", "Web"]
         ),
 
         // Arguments, rendering, exit codes. The only module that touches argv, the environment,
@@ -109,6 +113,7 @@ let package = Package(
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore", "DicteeTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

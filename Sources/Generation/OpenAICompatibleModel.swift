@@ -1,5 +1,6 @@
 import DicteeCore
 import Foundation
+import Web
 
 /// A model behind an OpenAI-compatible chat completions endpoint: llama.cpp's `llama-server`, the
 /// `llama-cpp-python` server, Ollama's `/v1` endpoint.
@@ -201,7 +202,8 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
             switch error {
             case .timeout: throw .timeout(timeout)
             case .cannotConnect(let message): throw .unavailable(message)
-            case .other(let message): throw .unavailable(message)
+            case .other(let message), .certificate(let message): throw .unavailable(message)
+            case .tooLarge: throw .unavailable("an answer of more than 8 MB")
             }
         }
     }

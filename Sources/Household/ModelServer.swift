@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Generation
+import Web
 
 /// Managed mode: the `llama-cpp-python` server started for one `dictee nightly` run, on a free
 /// 127.0.0.1 port, from the project's virtual environment (`Scripts/model/install-server`), and
