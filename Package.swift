@@ -90,7 +90,7 @@ let package = Package(
 
         // Arguments, rendering, exit codes. The only module that touches argv, the environment,
         // stdout/stderr and `exit`; every job is a call into Household.
-        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Household", "Ingest", "PrivacyFilter", "Store", "French", "Dictation"]),
+        .target(name: "DicteeCLI", dependencies: ["DicteeCore", "Household", "Web", "Ingest", "PrivacyFilter", "Store", "French", "Dictation"]),
 
         .executableTarget(name: "dictee", dependencies: ["DicteeCLI"]),
 

@@ -2,6 +2,7 @@ import DicteeCore
 import Foundation
 import Store
 import Household
+import Web
 
 /// The one failure a command throws: its exit status, the message and what to do next. Caught in
 /// one place, `DicteeCLI.run`, which prints `error: message` then `hint: hint` on stderr and
@@ -66,6 +67,11 @@ struct CommandFailure: Error, Sendable, Equatable {
             self.init(.usage, error.description,
                       hint: hasChildren ? "see 'dictee child list'"
                           : "dictee child add Léa --gender f --grade CE1")
+        case .fetch(let fetch):
+            self.init(ExitCode(rawValue: fetch.exitCode), error.description, hint: fetch.hint)
+        case .password:
+            self.init(.noPermission, error.description,
+                      hint: "put the password alone on the first line of that file (chmod 600), or set DICTEE_CALDAV_PASSWORD")
         }
     }
 

@@ -12,7 +12,7 @@ public enum Dictee {
     static let commands: [CommandDescriptor] = [
         Events.descriptor, Classify.descriptor, Check.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
         Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor,
-        GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
+        GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, CaldavCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
         Stats.descriptor, LibraryCommand.descriptor,
     ]
 }

@@ -13,6 +13,8 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let dataError = ExitCode(rawValue: 65)
     /// 69 (EX_UNAVAILABLE): a needed service is unavailable.
     public static let unavailable = ExitCode(rawValue: 69)
+    /// 77 (EX_NOPERM): the server refused the credentials, or the password cannot be read.
+    public static let noPermission = ExitCode(rawValue: 77)
     /// 70 (EX_SOFTWARE): an internal error.
     public static let internalError = ExitCode(rawValue: 70)
     /// 74 (EX_IOERR): the output could not be written.

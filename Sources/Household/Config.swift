@@ -23,8 +23,12 @@ import Generation
 /// - Warning: `richerTexts` is the only way a non-loopback endpoint is allowed; `ModelRoute`
 ///   decides what the configuration sends where (`dictee privacy` prints it, `dictee nightly` runs it).
 public struct Config: Sendable, Equatable {
-    /// Calendar files read by `dictee nightly`, absolute paths, in the order they were added.
-    public var sources: [String] = []
+    /// The calendars read by `dictee nightly`, in the order they were added: absolute paths of
+    /// files or vdir folders, subscription URLs, CalDAV collections (`CalendarSource`).
+    public var sources: [CalendarSource] = []
+    /// A proxy for remote sources (JSON `proxy`, e.g. `http://proxy.lan:3128`); `nil`: no proxy,
+    /// whatever `http_proxy` or `https_proxy` say.
+    public var proxy: String?
     /// The language model, `nil` when none is configured (dictations come from the library).
     public var model: ModelConfig?
     /// Whether a non-loopback `model.endpoint` is allowed (JSON `richer_texts`, default false).
@@ -61,7 +65,7 @@ public struct Config: Sendable, Equatable {
     }
 
     /// The empty configuration: no source, no model, nothing leaves the machine.
-    public init(sources: [String] = [], model: ModelConfig? = nil, richerTexts: Bool = false, egressLog: String? = nil) {
+    public init(sources: [CalendarSource] = [], model: ModelConfig? = nil, richerTexts: Bool = false, egressLog: String? = nil) {
         self.sources = sources
         self.model = model
         self.richerTexts = richerTexts
@@ -120,10 +124,10 @@ public struct Config: Sendable, Equatable {
         try checkKeys(object, known: topKeys, prefix: "", path: path)
         if let value = object["sources"], value != .null {
             guard case .array(let items) = value else {
-                throw .wrongType(path: path, key: "sources", expected: "a list of file paths", found: value.kind)
+                throw .wrongType(path: path, key: "sources", expected: "a list of file paths, URLs or CalDAV objects", found: value.kind)
             }
             for (k, item) in items.enumerated() {
-                config.sources.append(try nonEmptyString(item, key: "sources[\(k + 1)]", expected: "a file path", path: path))
+                config.sources.append(try source(item, key: "sources[\(k + 1)]", path: path))
             }
         }
         if let value = object["model"], value != .null {
@@ -164,10 +168,54 @@ public struct Config: Sendable, Equatable {
         if let value = object["egress_log"], value != .null {
             config.egressLog = try nonEmptyString(value, key: "egress_log", expected: "a file path", path: path)
         }
+        if let value = object["proxy"], value != .null {
+            config.proxy = try nonEmptyString(value, key: "proxy", expected: "a proxy URL", path: path)
+        }
         return config
     }
 
-    static let topKeys = ["sources", "model", "richer_texts", "egress_log"]
+    /// One entry of `sources`: a string (path or subscription URL), `{"url": …}` (a subscription
+    /// with options) or `{"caldav": …, "user": …}`.
+    private static func source(_ item: JSONValue, key: String, path: String) throws(ConfigError) -> CalendarSource {
+        if case .string = item {
+            return CalendarSource(text: try nonEmptyString(item, key: key, expected: "a file path or URL", path: path))
+        }
+        guard case .object(let fields) = item else {
+            throw .wrongType(path: path, key: key, expected: "a file path, a URL or an object", found: item.kind)
+        }
+        let isCalDAV = fields["caldav"] != nil
+        try checkKeys(fields, known: isCalDAV ? caldavKeys : subscriptionKeys, prefix: key + ".", path: path)
+        func string(_ name: String, _ expected: String) throws(ConfigError) -> String? {
+            guard let value = fields[name], value != .null else { return nil }
+            return try nonEmptyString(value, key: key + "." + name, expected: expected, path: path)
+        }
+        let urlKey = isCalDAV ? "caldav" : "url"
+        guard let text = try string(urlKey, "an https URL"),
+              let url = isCalDAV ? URL(string: text) : CalendarSource.subscriptionURL(text),
+              ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil, url.user == nil
+        else {
+            throw .wrongType(path: path, key: key + "." + urlKey, expected: "an https URL without user or password", found: fields[urlKey]?.kind ?? "nothing")
+        }
+        var insecure = false
+        if let value = fields["insecure_http"], value != .null {
+            guard case .bool(let on) = value else {
+                throw .wrongType(path: path, key: key + ".insecure_http", expected: "true or false", found: value.kind)
+            }
+            insecure = on
+        }
+        var remote = CalendarSource.Remote(url: url.absoluteString, caFile: try string("ca_file", "a file path"), insecureHTTP: insecure)
+        guard isCalDAV else { return .subscription(remote) }
+        guard let user = try string("user", "a user name") else {
+            throw .wrongType(path: path, key: key + ".user", expected: "a user name", found: "nothing")
+        }
+        remote.user = user
+        remote.passwordFile = try string("password_file", "a file path")
+        return .caldav(remote)
+    }
+
+    static let topKeys = ["sources", "model", "richer_texts", "egress_log", "proxy"]
+    static let subscriptionKeys = ["url", "ca_file", "insecure_http"]
+    static let caldavKeys = ["caldav", "user", "password_file", "ca_file", "insecure_http"]
     static let modelKeys = ["gguf", "endpoint", "name", "context", "python", "timeout_seconds"]
 
     private static func checkKeys(
@@ -275,14 +323,35 @@ public struct Config: Sendable, Equatable {
 
     // MARK: - Writing
 
+    /// A source as the file writes it: a string when it needs no option.
+    private static func json(_ source: CalendarSource) -> Any {
+        switch source {
+        case .path(let path): return path
+        case .subscription(let remote) where remote.caFile == nil && !remote.insecureHTTP: return remote.url
+        case .subscription(let remote), .caldav(let remote):
+            var fields: [String: Any] = [:]
+            if case .caldav = source {
+                fields["caldav"] = remote.url
+                fields["user"] = remote.user
+                if let file = remote.passwordFile { fields["password_file"] = file }
+            } else {
+                fields["url"] = remote.url
+            }
+            if let file = remote.caFile { fields["ca_file"] = file }
+            if remote.insecureHTTP { fields["insecure_http"] = true }
+            return fields
+        }
+    }
+
     /// Writes the configuration as pretty JSON with sorted keys: in a temporary file in the same
     /// folder (mode 0600: it may name the family's files), then renamed over `path`, so that a
     /// reader never sees half a file (`PrivateFile.replace`). Creates the folder (mode 0700) when missing.
     /// - Parameter path: usually `Config.path(environment:)`.
     /// - Throws: `ConfigError.cannotWrite` naming the path.
     public func save(to path: String) throws(ConfigError) {
-        var object: [String: Any] = ["sources": sources, "richer_texts": richerTexts]
+        var object: [String: Any] = ["sources": sources.map(Self.json), "richer_texts": richerTexts]
         if let egressLog { object["egress_log"] = egressLog }
+        if let proxy { object["proxy"] = proxy }
         if let model {
             var fields: [String: Any] = [:]
             if let v = model.gguf { fields["gguf"] = v }

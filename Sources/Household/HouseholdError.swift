@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Store
+import Web
 
 /// Why a job of the application layer could not be done. One enum for the layer; each case
 /// carries its data, and the command-line front end maps each case to one exit status and hint
@@ -30,6 +31,10 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
     case brokenLibrary
     /// No child has this first name (the name itself is not repeated).
     case unknownChild(hasChildren: Bool)
+    /// A calendar source could not be fetched (`FetchError` names the URL, never a password).
+    case fetch(FetchError)
+    /// The CalDAV password file named in the configuration cannot be read.
+    case password(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -46,6 +51,8 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
                 + "the grammar check (Grammalecte) is probably failing"
         case .brokenLibrary: "the handwritten library cannot be read (a broken installation)"
         case .unknownChild: "no child with this first name"
+        case .fetch(let error): error.description
+        case .password(let path, let reason): "\(path): cannot read the CalDAV password (\(reason))"
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import PrivacyFilter
 import Store
+import Web
 
 /// One ingest: read the calendar sources (libical, the read window), pass every occurrence
 /// through the privacy filter (a parent's label turns an unlabeled event into a moment), record
@@ -11,8 +12,9 @@ import Store
 /// No calendar text is stored, logged or returned: the report carries counts, diagnostics that
 /// name a file, a line and an event reference, and the audit header.
 public struct IngestRun: Sendable {
-    /// The calendar files, as the user named them (made absolute for the state).
-    public var sources: [String]
+    /// The calendars: files and folders as the user named them (made absolute for the state),
+    /// subscription URLs, CalDAV collections.
+    public var sources: [CalendarSource]
     /// The zone of floating times and of the dates written.
     public var zone: CalendarZone
     /// "Now", seconds since the epoch: the window is built around it.
@@ -22,15 +24,28 @@ public struct IngestRun: Sendable {
     /// Wraps the calls into libical, whose own debugging output the command line keeps off the
     /// terminal (only the front end touches stderr); by default the call runs as is.
     public var quietly: @Sendable (() -> Void) -> Void
+    /// How remote sources are fetched (redirect rules, retries, a proxy only when configured).
+    public var fetcher: Fetcher
+    /// Where CalDAV passwords are looked up (`DICTEE_CALDAV_PASSWORD`, `HOME` for ~/.netrc).
+    public var environment: [String: String]
 
     /// An ingest of `sources` around `now` in `zone`, writing the audit file at `auditFile` if given.
-    public init(sources: [String], zone: CalendarZone, now: Int64, auditFile: String? = nil,
+    public init(sources: [CalendarSource], zone: CalendarZone, now: Int64, auditFile: String? = nil,
+                fetcher: Fetcher = Fetcher(), environment: [String: String] = [:],
                 quietly: @escaping @Sendable (() -> Void) -> Void = { $0() }) {
         self.sources = sources
         self.zone = zone
         self.now = now
         self.auditFile = auditFile
+        self.fetcher = fetcher
+        self.environment = environment
         self.quietly = quietly
+    }
+
+    /// An ingest of files, folders or subscription URLs named by strings (`CalendarSource(text:)`).
+    public init(sources: [String], zone: CalendarZone, now: Int64, auditFile: String? = nil,
+                quietly: @escaping @Sendable (() -> Void) -> Void = { $0() }) {
+        self.init(sources: sources.map(CalendarSource.init(text:)), zone: zone, now: now, auditFile: auditFile, quietly: quietly)
     }
 
     /// Runs the ingest into `store`.
@@ -39,9 +54,41 @@ public struct IngestRun: Sendable {
     ///   recorded), `.cannotWrite` when the audit file cannot be written (the state was recorded).
     public func run(into store: StateStore) throws(HouseholdError) -> IngestReport {
         let window = ReadWindow.around(nowSeconds: now, zone: zone)
+        let reader = CalendarReader(zone: zone, window: window)
+        // Files are read together in one session, as before; a folder (vdir) and each remote
+        // source in a session of its own.
+        var files: [String] = []
+        var reads: [SourceRead] = []
+        let reading = SourceReading(reader: reader, now: now, fetcher: fetcher, environment: environment, quietly: quietly)
+        for source in sources {
+            switch source {
+            case .path(let path):
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    reads.append(reading.folder(path))
+                } else {
+                    files.append(path)
+                }
+            case .subscription(let remote):
+                reads.append(reading.subscription(remote, state: try remoteState(remote.url, store)))
+            case .caldav(let remote):
+                reads.append(reading.caldav(remote, state: try remoteState(remote.url, store)))
+            }
+        }
         var read: IngestResult?
-        quietly { read = CalendarReader(zone: zone, window: window).read(paths: sources) }
-        let result = read ?? CalendarReader(zone: zone, window: window).read(paths: sources)
+        quietly { read = reader.read(paths: files) }
+        var result = read ?? reader.read(paths: files)
+        var sourceOf: [String: String] = [:]
+        for (k, source) in reads.enumerated() {
+            guard let part = source.result else { continue }
+            for occurrence in part.occurrences { sourceOf[occurrence.source.file] = reads[k].identity }
+            result.occurrences += part.occurrences
+            result.diagnostics += part.diagnostics
+            result.fileErrors += part.fileErrors
+            result.eventCount += part.eventCount
+            result.incompleteFiles.formUnion(part.incompleteFiles)
+        }
+        let failures = reads.compactMap(\.failure)
         let labels: [EventReference: StoredLabel]
         let rejected: Set<EventReference>
         let family: [FamilyMember]
@@ -60,7 +107,7 @@ public struct IngestRun: Sendable {
         var entries: [AuditFile.Entry] = []
         var counts = AuditFile.Counts(events: result.eventCount, occurrences: result.occurrences.count)
         var toLabel = Set<EventReference>()
-        let absolute = Dictionary(uniqueKeysWithValues: Set(sources).map { ($0, LocalPath.absolute($0)) })
+        let absolute = Dictionary(uniqueKeysWithValues: Set(files).map { ($0, LocalPath.absolute($0)) })
         // Occurrences of one series share their texts: classify each text once.
         var known: [String: Classification] = [:]
         for occurrence in result.occurrences {
@@ -96,22 +143,26 @@ public struct IngestRun: Sendable {
                 counts.unlabeled += 1
                 if !rejected.contains(ref) { toLabel.insert(ref) }
             }
-            decisions.append((decision, absolute[occurrence.source.file] ?? LocalPath.absolute(occurrence.source.file)))
+            let file = occurrence.source.file
+            decisions.append((decision, sourceOf[file] ?? absolute[file] ?? LocalPath.absolute(file)))
         }
         counts.toLabel = toLabel.count
-        counts.errors = result.errors.count + result.fileErrors.count
+        counts.errors = result.errors.count + result.fileErrors.count + failures.count
 
         // Forget vanished occurrences only for files read completely, and never those of an
         // event that is still in the file but could not be read this time.
         let unreadable = Set(result.fileErrors.compactMap(\.path)).union(result.incompleteFiles)
-        let readSources = sources.filter { !unreadable.contains($0) }.compactMap { absolute[$0] }
+        let readSources = files.filter { !unreadable.contains($0) }.compactMap { absolute[$0] }
+            + reads.filter(\.complete).map(\.identity)
         let keep = Set(result.errors.compactMap { d in d.uid.flatMap { $0.isEmpty ? nil : EventReference(uid: $0) } })
         let storeWindow = StateStore.Window(
             oneOff: window.oneOff, recurring: window.recurring,
             oneOffDates: zone.date(at: window.oneOff.lowerBound).description..<zone.date(at: window.oneOff.upperBound).description,
             recurringDates: zone.date(at: window.recurring.lowerBound).description..<zone.date(at: window.recurring.upperBound).description)
         do {
-            try store.record(decisions, window: storeWindow, readSources: readSources, keeping: keep)
+            try store.record(decisions, window: storeWindow, readSources: readSources, keeping: keep,
+                             forgetting: reads.reduce(into: Set()) { $0.formUnion($1.forgetting) },
+                             remote: reads.compactMap(\.update))
             try store.setIngestZone(zone.identifier)
         } catch {
             throw .state(error)
@@ -129,7 +180,12 @@ public struct IngestRun: Sendable {
             let text = AuditFile.render(whitelist: filter.whitelist, header: header, entries: entries)
             do { try PrivateFile.replace(auditFile, with: Data(text.utf8)) } catch { throw .cannotWrite(error) }
         }
-        return IngestReport(header: header, fileErrors: result.fileErrors, diagnostics: result.diagnostics)
+        return IngestReport(header: header, fileErrors: result.fileErrors, diagnostics: result.diagnostics,
+                            sourceFailures: failures)
+    }
+
+    private func remoteState(_ source: String, _ store: StateStore) throws(HouseholdError) -> RemoteState {
+        do { return try store.remoteState(source: source) } catch { throw .state(error) }
     }
 }
 
@@ -142,6 +198,8 @@ public struct IngestReport: Sendable {
     public var fileErrors: [IngestError]
     /// Events that could not be read (errors) or were repaired (warnings).
     public var diagnostics: [Diagnostic]
+    /// Remote sources that could not be fetched (their stored moments stay as they were).
+    public var sourceFailures: [SourceFailure] = []
 
     /// The counts of the run.
     public var counts: AuditFile.Counts { header.counts }

@@ -4,6 +4,7 @@ import Foundation
 import Generation
 import Ingest
 import Store
+import Web
 
 /// The main job, for cron: ingest the calendar sources with the audit file, then write validated
 /// dictations for every child until three cards and a reserve are ready, and deal the cards.
@@ -96,16 +97,21 @@ public struct NightlyRun: Sendable {
 
         var report = NightlyReport()
         // Ingest the sources, with the audit file; without a source, the stored moments serve.
-        let sources = calendars ?? config.sources
+        let sources = calendars.map { $0.map(CalendarSource.init(text:)) } ?? config.sources
         if sources.isEmpty, !FileManager.default.fileExists(atPath: paths.state) { throw .noState(path: paths.state) }
         let store = try Self.openState(paths.state)
         if sources.isEmpty {
             log(.noSource)
         } else {
-            let ingest = IngestRun(sources: sources, zone: zone, now: now, auditFile: paths.auditFile, quietly: quietly)
+            let log = self.log
+            let fetcher = Fetcher(proxy: config.proxy, notice: { log(.warning($0)) })
+            let ingest = IngestRun(sources: sources, zone: zone, now: now, auditFile: paths.auditFile,
+                                   fetcher: fetcher, environment: paths.environment, quietly: quietly)
             let ingested = try ingest.run(into: store)
             log(.ingested(ingested))
-            if !ingested.fileErrors.isEmpty || !ingested.eventErrors.isEmpty { report.hadErrors = true }
+            if !ingested.fileErrors.isEmpty || !ingested.eventErrors.isEmpty || !ingested.sourceFailures.isEmpty {
+                report.hadErrors = true
+            }
         }
 
         let datesZone = Desk.zoneOfStoredDates(store, explicit: zoneIsExplicit ? zone : nil) ?? zone

@@ -189,5 +189,23 @@ enum Schema {
             ALTER TABLE suggestions ADD COLUMN label_kind TEXT;
             ALTER TABLE suggestions ADD COLUMN label_for TEXT NOT NULL DEFAULT '' CHECK (label_for NOT GLOB '*[^0-9,]*');
             """),
+        Migration(version: 7, sql: """
+            -- Remote calendar sources (issue 14): a subscription URL or a CalDAV collection is a
+            -- row of `sources` (its URL in `path`). What dictee keeps to fetch only what changed,
+            -- never calendar data: the collection's RFC 6578 sync token, and per calendar object
+            -- (a CalDAV href; '' for a subscription's one document) its ETag (a subscription's
+            -- Last-Modified too), the event references read from it, and from when it must be read
+            -- again although unchanged (an occurrence of it enters the moving read window then).
+            ALTER TABLE sources ADD COLUMN sync_token TEXT;
+            CREATE TABLE remote_objects (
+                source_id INTEGER NOT NULL REFERENCES sources(id),
+                href TEXT NOT NULL,
+                etag TEXT,
+                last_modified TEXT,
+                event_refs TEXT NOT NULL DEFAULT '' CHECK (event_refs NOT GLOB '*[^ev0-9a-f,-]*'),
+                recheck_at INTEGER,
+                PRIMARY KEY (source_id, href)
+            ) WITHOUT ROWID;
+            """),
     ]
 }

@@ -253,9 +253,15 @@ public final class StateStore {
     ///   - readSources: the files read completely in this ingest (their vanished occurrences are
     ///     forgotten even when none of theirs is left in the window).
     ///   - keeping: events never forgotten this time (still in a file, but unreadable this run).
+    ///   - forgetting: events whose stored occurrences inside the window that this ingest did not
+    ///     produce are removed, although their source was not read completely (the events of a
+    ///     CalDAV object deleted on the server or read again).
+    ///   - remote: what the ingest learnt about remote sources (sync token, per-object ETags),
+    ///     stored in the same transaction, so that a crash never leaves a token ahead of the moments.
     public func record(
         _ decisions: [(decision: OccurrenceDecision, source: String)], window: Window? = nil,
-        readSources: [String] = [], keeping: Set<EventReference> = []
+        readSources: [String] = [], keeping: Set<EventReference> = [],
+        forgetting: Set<EventReference> = [], remote: [RemoteUpdate] = []
     ) throws(StateError) -> Int {
         try run {
             try db.transaction {
@@ -284,8 +290,9 @@ public final class StateStore {
                     let read = readSources.compactMap { sourceIDs[$0] }
                     changed += try forgetVanished(
                         sources: read, produced: produced, window: window,
-                        keeping: Set(keeping.map(\.description)))
+                        keeping: Set(keeping.map(\.description)), forgetting: Set(forgetting.map(\.description)))
                 }
+                for update in remote { try store(update) }
                 return changed
             }
         }
@@ -355,10 +362,10 @@ public final class StateStore {
     /// the files it read and for the events it saw (an event moved to another time, or found in a
     /// newer export under another file name).
     private func forgetVanished(
-        sources: [Int64], produced: Set<String>, window: Window, keeping: Set<String>
+        sources: [Int64], produced: Set<String>, window: Window, keeping: Set<String>, forgetting: Set<String> = []
     ) throws -> Int {
         var removed = 0
-        let events = Set(produced.map { String($0.prefix(while: { $0 != "|" })) })
+        let events = Set(produced.map { String($0.prefix(while: { $0 != "|" })) }).union(forgetting)
         let selections: [(String, SQLValue)] = sources.map { ("source_id = ?", .integer($0)) }
             + events.sorted().map { ("event_ref = ?", .text($0)) }
         for (condition, value) in selections {

@@ -70,7 +70,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Redirects (at most `maximumRedirects`): to https on the same site (same host, or the same last
 /// two labels of the host name: caldav.icloud.com → p42-caldav.icloud.com) silently, with the
 /// credentials; to https on another site after saying so through `notice`, without the
-/// credentials; to plain http only for a loopback host or when `allowsInsecureHTTP`. A 303 turns
+/// credentials; to plain http only for a loopback host or when `allowsInsecureHTTP`, and never
+/// from https (a downgrade, even to loopback). A 303 turns
 /// the request into a GET; other redirects keep the method and body (WebDAV's PROPFIND, REPORT).
 ///
 /// Retries: a connection that fails, or a 429, 500, 502, 503 or 504, is tried `attempts` times in
@@ -128,9 +129,14 @@ public struct Fetcher: Sendable {
                 else {
                     throw .redirect(url: Self.display(request.url), detail: "a redirect without a Location")
                 }
+                if request.url.scheme?.lowercased() == "https", next.scheme?.lowercased() != "https" {
+                    throw .redirect(url: Self.display(request.url),
+                                    detail: "a redirect from https to plain http is refused (the calendar would travel in clear)")
+                }
                 try checkScheme(next, shownAs: Self.display(request.url))
                 if !Self.sameSite(next, request.url) {
-                    notice("\(Self.display(request.url)) redirects to \(Self.display(next)) (another site; no password sent there)")
+                    // Hosts only: the path of a published calendar is its secret.
+                    notice("\(request.url.host ?? "?") redirects to \(next.host ?? "?") (another site; no password sent there)")
                     request.credentials = nil
                 }
                 if response.status == 303 {

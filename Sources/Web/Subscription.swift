@@ -101,14 +101,6 @@ public struct Subscription: Sendable {
         let request = HTTPRequest(url: target, headers: headers, timeout: timeout,
                                   maximumBytes: maximumBytes, acceptCompressed: true)
 
-        var fetcher = fetcher
-        if target.scheme == "https" {
-            let inner = fetcher.transport
-            fetcher.transport = { request throws(HTTPClient.Failure) in
-                if request.url.scheme?.lowercased() != "https" { throw .other(downgrade) }
-                return try inner(request)
-            }
-        }
         let response: HTTPResponse
         do {
             response = try fetcher.send(request).response
@@ -161,15 +153,9 @@ public struct Subscription: Sendable {
         }
     }
 
-    /// The transport's refusal of a plain http hop after https (lower case: Fetcher lower-cases it).
-    private static let downgrade = "subscription: https downgraded to http"
-
-    /// `error` with the subscription's display (no path) instead of Fetcher's, and the downgrade
-    /// refusal as a redirect error.
+    /// `error` with the subscription's display (no path) instead of Fetcher's.
     private static func hidingPath(_ error: FetchError, shown: String) -> FetchError {
         switch error {
-        case .unreachable(_, let detail) where detail == downgrade:
-            return .redirect(url: shown, detail: "a redirect from https to plain http is refused (the calendar would travel in clear)")
         case .refusedCredentials: return .refusedCredentials(url: shown)
         case .unreachable(_, let detail): return .unreachable(url: shown, detail: detail)
         case .certificate(_, let detail): return .certificate(url: shown, detail: detail)

@@ -128,8 +128,11 @@ struct ConfigTests {
     @Test("a value of the wrong type: exit 65 naming the key", arguments: [
         (#"{"richer_texts": 1}"#, #""richer_texts" must be true or false, not 1"#),
         (#"{"richer_texts": "yes"}"#, #""richer_texts" must be true or false, not a string"#),
-        (#"{"sources": "/a.ics"}"#, #""sources" must be a list of file paths, not a string"#),
-        (#"{"sources": ["/a.ics", 3]}"#, #""sources[2]" must be a file path (a string), not 3"#),
+        (#"{"sources": "/a.ics"}"#, #""sources" must be a list of file paths, URLs or CalDAV objects, not a string"#),
+        (#"{"sources": ["/a.ics", 3]}"#, #""sources[2]" must be a file path, a URL or an object, not 3"#),
+        (#"{"sources": [{"caldav": "https://dav.example.org/"}]}"#, #""sources[1].user" must be a user name, not nothing"#),
+        (#"{"sources": [{"caldav": "https://anne:pw@dav.example.org/", "user": "anne"}]}"#, #""sources[1].caldav" must be an https URL without user or password"#),
+        (#"{"sources": [{"url": "https://a.example.org/c.ics", "password": "x"}]}"#, #"unknown key "sources[1].password""#),
         (#"{"model": "/m.gguf"}"#, #""model" must be an object"#),
         (#"{"model": {"context": "2048"}}"#, #""model.context" must be a whole number of tokens above 0, not a string"#),
         (#"{"model": {"context": 0}}"#, #""model.context" must be a whole number of tokens above 0, not 0"#),
@@ -247,29 +250,35 @@ struct ConfigTests {
         #expect(sources.count == 2)
         #expect(sources[0]["id"] as? Int == 1 && sources[0]["path"] as? String == calendar)
         #expect(sources[1]["id"] as? Int == 2 && sources[1]["path"] as? String == second)
-        #expect(try Config.load(path: box.config).sources == [calendar, second])
+        #expect(try Config.load(path: box.config).sources == [.path(calendar), .path(second)])
         let attributes = try FileManager.default.attributesOfItem(atPath: box.config)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
-    @Test("source add: a missing file or a folder is exit 65 naming the path; a duplicate is said, exit 0")
+    @Test("source add: a missing path is exit 65 naming it; a folder is a vdir source; a duplicate is said, exit 0")
     func sourceAddRefused() throws {
         let box = try Sandbox()
         defer { box.remove() }
         let missing = box.run(["source", "add", box.folder + "/absent.ics"])
         #expect(missing.code == .dataError)
-        #expect(missing.stderr == "error: \(box.folder)/absent.ics: no such file\nhint: give the path of an exported .ics calendar file\n")
-        let folder = box.run(["source", "add", box.folder])
-        #expect(folder.code == .dataError)
-        #expect(folder.stderr.contains(box.folder + ": a directory"))
+        #expect(missing.stderr.hasPrefix("error: \(box.folder)/absent.ics: no such file or folder\nhint: "), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: box.config), "nothing saved after a refusal")
+        let device = box.run(["source", "add", "/dev/null"])
+        #expect(device.code == .dataError && device.stderr.contains("not a regular file or folder"))
+        let password = box.run(["source", "add", "https://anne:secret@cal.example.org/a.ics"])
+        #expect(password.code == .usage && !password.stderr.contains("secret"))
 
         let calendar = try box.file("famille.ics")
         #expect(box.run(["source", "add", calendar]).code == .ok)
         let again = box.run(["source", "add", box.folder + "/./sub/../famille.ics"])
         #expect(again.code == .ok)
         #expect(again.stdout == "already added as source 1: \(calendar)\n")
-        #expect(try Config.load(path: box.config).sources == [calendar])
+        let folder = box.run(["source", "add", box.folder])
+        #expect(folder.code == .ok, "\(folder.stderr)")
+        #expect(try Config.load(path: box.config).sources == [.path(calendar), .path(box.folder)])
+        let list = try json(box.run(["source", "list", "--json"]).stdout)
+        let kinds = (list["sources"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
+        #expect(kinds == ["file", "folder"])
     }
 
     @Test("source list with no source: a sentence and a hint")
@@ -298,7 +307,7 @@ struct ConfigTests {
             #expect(r.code == .usage)
             #expect(r.stderr.hasPrefix("error: no source \(id): the sources are 1 to 2"), "\(r.stderr)")
         }
-        #expect(try Config.load(path: box.config).sources == [a, c])
+        #expect(try Config.load(path: box.config).sources == [.path(a), .path(c)])
         #expect(box.run(["source", "remove"]).code == .usage)
         #expect(box.run(["source", "remove", "1", "2"]).code == .usage)
     }
@@ -408,7 +417,8 @@ struct ConfigTests {
         let r = box.run(["privacy", "--json"])
         #expect(r.code == .ok)
         let object = try json(r.stdout)
-        #expect(Set(object.keys) == ["config", "model", "endpoint", "loopback", "allowed", "egress_log", "sends"])
+        #expect(Set(object.keys) == ["config", "model", "endpoint", "loopback", "allowed", "egress_log", "sends", "fetches", "proxy"])
+        #expect((object["fetches"] as? [Any])?.isEmpty == true, "no remote source, nothing fetched")
         #expect(object["config"] as? String == box.config)
         #expect(object["model"] as? String == model)
         #expect((object["endpoint"] as? String) == endpoint)

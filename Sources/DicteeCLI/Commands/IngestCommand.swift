@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Household
+import Web
 
 extension Dictee {
     /// `dictee ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the
@@ -37,10 +38,14 @@ extension Dictee {
             }
             let (zone, now) = try TimeOptions.resolve(arguments, context)
             let store = try StateOptions.open(context)
-            let job = IngestRun(sources: arguments.positionals, zone: zone, now: now, auditFile: arguments.values["audit"],
-                                quietly: { body in StandardError.silenced(body) })
+            let output = context.output
+            let job = IngestRun(sources: arguments.positionals.map(CalendarSource.init(text:)), zone: zone, now: now,
+                                auditFile: arguments.values["audit"],
+                                fetcher: Fetcher(proxy: try ConfigOptions.load(context).proxy, notice: { output.warning($0) }),
+                                environment: context.environment, quietly: { body in StandardError.silenced(body) })
             let report = try household { () throws(HouseholdError) in try job.run(into: store) }
             render(report, context.output, json: arguments.flags.contains("json"))
+            if let failure = report.sourceFailures.first { return CommandFailure(failure.error).code }
             if !report.fileErrors.isEmpty { return .dataError }
             return report.eventErrors.isEmpty ? .ok : .itemErrors
         }
@@ -48,6 +53,11 @@ extension Dictee {
         /// Prints an ingest's problems (each names the file, line and event reference, never the
         /// UID or the text), its summary line (or the counts as JSON) and the review hint.
         static func render(_ report: IngestReport, _ output: OutputSink, json: Bool) {
+            for failure in report.sourceFailures {
+                let failure = CommandFailure(failure.error)
+                output.error("\(failure.message) (exit status \(failure.code.rawValue))")
+                if let hint = failure.hint { output.hint(hint) }
+            }
             for error in report.fileErrors { output.error(error.description) }
             for d in report.diagnostics {
                 if d.severity == .error { output.error(d.description.replacingOccurrences(of: ": error: ", with: ": ")) }

@@ -62,6 +62,18 @@ extension Dictee {
                     ("allowed", .bool(report.allowed)),
                     ("egress_log", report.egressLog.map { .string($0) } ?? .null),
                     ("sends", .raw("[" + route.requestContents.map(JSONWriter.quoted).joined(separator: ",") + "]")),
+                    ("fetches", .raw("[" + config.sources.compactMap { source -> String? in
+                        guard let remote = source.remote else { return nil }
+                        var isCalDAV = false
+                        if case .caldav = source { isCalDAV = true }
+                        return JSONWriter.object([
+                            ("kind", .string(isCalDAV ? "caldav" : "subscription")),
+                            ("host", .string(source.host ?? "")),
+                            ("user", remote.user.map { .string($0) } ?? .null),
+                            ("sends", .raw("[" + fetchSends(isCalDAV).map(JSONWriter.quoted).joined(separator: ",") + "]")),
+                        ])
+                    }.joined(separator: ",") + "]")),
+                    ("proxy", config.proxy.map { .string($0) } ?? .null),
                 ]))
                 return .ok
             }
@@ -70,10 +82,39 @@ extension Dictee {
             output.line(count == 0
                 ? "no calendar source is configured ('dictee source add PATH'); calendars are only ever read"
                 : "the calendar source\(count == 1 ? "" : "s") (\(count), see 'dictee source list') "
-                    + "\(count == 1 ? "is" : "are") only read, on this machine; calendar text is never sent")
+                    + "\(count == 1 ? "is" : "are") only read; calendar text is never sent")
+            for line in sourceLines(config) { output.line(line) }
             let exists = FileManager.default.fileExists(atPath: path)
             output.line("configuration: \(path)" + (exists ? "" : " (no file yet: the defaults)"))
             return .ok
+        }
+
+        /// What a request for a remote calendar carries: the protocol, nothing from the state.
+        static func fetchSends(_ isCalDAV: Bool) -> [String] {
+            isCalDAV ? ["the request (method and address)", "the user name and password", "the sync token and the addresses of the events it asks for"]
+                : ["the request (address)", "the ETag and date of the copy read last time"]
+        }
+
+        /// One line per remote source: what is fetched from where, and that nothing about the
+        /// children is sent; the proxy, when one is configured.
+        static func sourceLines(_ config: Config) -> [String] {
+            var lines: [String] = []
+            for source in config.sources {
+                switch source {
+                case .path: continue
+                case .subscription(let remote):
+                    lines.append("reads the calendar from \(source.host ?? remote.url) (a subscription, \(URL(string: remote.url)?.scheme ?? "https")); "
+                                 + "sends only " + fetchSends(false).joined(separator: " and ") + "; nothing about your children")
+                case .caldav(let remote):
+                    lines.append("reads the calendar from \(source.host ?? remote.url) as user \(remote.user ?? "?") (CalDAV); "
+                                 + "sends only " + fetchSends(true).joined(separator: ", ") + "; nothing about your children")
+                }
+            }
+            if !lines.isEmpty {
+                lines.append(config.proxy.map { "calendar requests go through the proxy \($0), as the configuration says" }
+                    ?? "no proxy is used (http_proxy and https_proxy are ignored); TLS certificates are verified; nothing else is contacted")
+            }
+            return lines
         }
 
         /// The facts the text and the JSON both print, read off the route `dictee nightly` follows.

@@ -1,29 +1,63 @@
 import DicteeCore
 import Foundation
 import Household
+import Web
 
 extension Dictee {
-    /// `dictee source add PATH`, `dictee source list [--json]`, `dictee source remove ID`: the
-    /// calendar files `dictee nightly` reads, kept in the configuration file (`Config.sources`).
+    /// `dictee source add PATH|URL`, `dictee source add caldav URL --user NAME`, `dictee source list
+    /// [--json]`, `dictee source remove ID`: the calendars `dictee nightly` reads, kept in the
+    /// configuration file (`Config.sources`).
     struct SourceCommand: Command {
         static let name = "source"
-        static let summary = "add, list or remove the calendar files read by 'dictee nightly'"
-        static let options = OptionSpec(valued: [], flags: ["json"])
+        static let summary = "add, list or remove the calendars read by 'dictee nightly' (files, folders, URLs, CalDAV)"
+        static let options = OptionSpec(valued: ["user", "password-file", "ca-file"], flags: ["json", "insecure-http"])
         static let help = """
             usage: dictee source add PATH
+                   dictee source add URL [--ca-file PEM] [--insecure-http]
+                   dictee source add caldav URL --user NAME [--password-file FILE] [--ca-file PEM] [--insecure-http]
                    dictee source list [--json]
                    dictee source remove ID
 
-            The calendar files (.ics) that 'dictee nightly' reads, kept in the configuration
-            file ($DICTEE_CONFIG, else $XDG_CONFIG_HOME/dictee/config.json, else
-            ~/.config/dictee/config.json). A relative PATH is made absolute; the file must
-            exist and be readable. ID is the number 'dictee source list' shows; removing a
-            source renumbers the ones after it. The calendars are only read, on this machine.
+            The calendars that 'dictee nightly' reads, kept in the configuration file
+            ($DICTEE_CONFIG, else $XDG_CONFIG_HOME/dictee/config.json, else
+            ~/.config/dictee/config.json). They are only read; nothing about the family is sent.
 
-            list --json prints {"sources":[{"id":1,"path":"..."}]}.
+              PATH    an exported .ics file, or a folder of .ics files (vdirsyncer, khal: one
+                      file per event). A relative PATH is made absolute.
+              URL     a subscription: the "secret address in iCal format" of Google Calendar, a
+                      published iCloud or Outlook calendar, any .ics address. webcal:// is read
+                      as https://. Each night asks "changed since last time?" (ETag,
+                      Last-Modified): an unchanged calendar costs nothing.
+              caldav URL
+                      a CalDAV calendar (Nextcloud, iCloud, Fastmail, Radicale, Xandikos...).
+                      URL may be the server, the account or the calendar itself: when it leads
+                      to several calendars, they are listed and you add the one you want.
+                      Each night fetches only what changed (sync-collection, RFC 6578).
+
+            options:
+              --user NAME            the CalDAV user name (kept in the configuration)
+              --password-file FILE   a file whose first line is the password (chmod 600);
+                                     without it, DICTEE_CALDAV_PASSWORD, then ~/.netrc
+                                     ("machine HOST login NAME password PW"). A password is
+                                     never given on the command line nor stored by dictee.
+              --ca-file PEM          trust this certificate authority (a home server's own)
+              --insecure-http        allow plain http:// to a host other than this machine
+                                     (the password and the calendar travel in clear)
+              --json                 (list) print {"sources":[{"id":1,"kind":"file","path":"..."}]}
+
+            ID is the number 'dictee source list' shows; removing a source renumbers the ones
+            after it. A URL or CalDAV address is checked once when added (exit 77: the user
+            name or password is refused, 69: the server cannot be reached, 65: the answer is not
+            a calendar).
 
             example:
               dictee source add ~/Documents/famille.ics
+              dictee source add ~/.calendars/famille/
+              dictee source add 'https://calendar.google.com/calendar/ical/xxx%40gmail.com/private-yyy/basic.ics'
+              dictee source add webcal://p42-caldav.icloud.com/published/2/zzz
+              dictee source add caldav https://cloud.example.org/remote.php/dav --user anne --password-file ~/.config/dictee/nextcloud
+              dictee source add caldav https://caldav.icloud.com --user anne@icloud.com --password-file ~/.config/dictee/icloud
+              dictee source add caldav https://radicale.maison.lan:5232/anne/famille/ --user anne --ca-file ~/maison-ca.pem
               dictee source list
 
             """
@@ -45,28 +79,27 @@ extension Dictee {
             if arguments.flags.contains("json"), action != "list" {
                 throw CommandFailure(.usage, "--json goes with 'dictee source list'")
             }
+            let remoteOptions = ["user", "password-file", "ca-file"].filter { arguments.values[$0] != nil }
+                + (arguments.flags.contains("insecure-http") ? ["insecure-http"] : [])
+            if action != "add", let first = remoteOptions.first {
+                throw CommandFailure(.usage, "--\(first) goes with 'dictee source add'")
+            }
             let path = Config.path(environment: context.environment)
             var config = try ConfigOptions.load(context)
             switch action {
             case "add":
-                guard rest.count == 1, !rest[0].isEmpty else {
-                    throw CommandFailure(.usage, "source add needs one calendar file", hint: example)
-                }
-                let file = LocalPath.absolute(rest[0])
-                if let problem = unreadable(file) {
-                    throw CommandFailure(.dataError, "\(file): \(problem)", hint: "give the path of an exported .ics calendar file")
-                }
-                if let index = config.sources.firstIndex(of: file) {
-                    output.line("already added as source \(index + 1): \(file)")
+                let source = try sourceToAdd(rest, arguments, context, config: config)
+                if let index = config.sources.firstIndex(where: { $0.identity == source.identity }) {
+                    output.line("already added as source \(index + 1): \(source.identity)")
                     return .ok
                 }
-                config.sources.append(file)
+                config.sources.append(source)
                 do {
                     try config.save(to: path)
                 } catch {
                     throw CommandFailure(HouseholdError.config(error))
                 }
-                output.line("added source \(config.sources.count): \(file)")
+                output.line("added source \(config.sources.count): \(source)")
                 return .ok
             case "remove":
                 guard rest.count == 1 else {
@@ -93,8 +126,16 @@ extension Dictee {
                     throw CommandFailure(.usage, "source list takes no argument")
                 }
                 if arguments.flags.contains("json") {
-                    let items = config.sources.enumerated().map {
-                        JSONWriter.object([("id", .int($0.offset + 1)), ("path", .string($0.element))])
+                    let items = config.sources.enumerated().map { (k, source) -> String in
+                        var fields: [(String, JSONWriter.Value)] = [("id", .int(k + 1)), ("kind", .string(kind(source)))]
+                        switch source {
+                        case .path(let path): fields.append(("path", .string(path)))
+                        case .subscription(let remote): fields.append(("url", .string(remote.url)))
+                        case .caldav(let remote):
+                            fields.append(("url", .string(remote.url)))
+                            fields.append(("user", .string(remote.user ?? "")))
+                        }
+                        return JSONWriter.object(fields)
                     }
                     output.line(JSONWriter.object([("sources", .raw("[" + items.joined(separator: ",") + "]"))]))
                     return .ok
@@ -104,9 +145,9 @@ extension Dictee {
                     output.hint(example)
                     return .ok
                 }
-                for (k, file) in config.sources.enumerated() {
-                    output.line("\(k + 1)  \(file)")
-                    if let problem = unreadable(file) {
+                for (k, source) in config.sources.enumerated() {
+                    output.line("\(k + 1)  \(source)")
+                    if case .path(let file) = source, let problem = SourceSetup.unreadablePath(file) {
                         output.warning("source \(k + 1): \(file): \(problem)")
                     }
                 }
@@ -114,17 +155,83 @@ extension Dictee {
             }
         }
 
-        /// Why `path` cannot serve as a calendar source, or `nil` when it is a readable regular file.
-        static func unreadable(_ path: String) -> String? {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                return errno == ENOENT || errno == ENOTDIR ? "no such file" : String(cString: strerror(errno)).lowercased()
+        /// `file`, `folder`, `subscription` or `caldav`, for `list --json`.
+        static func kind(_ source: CalendarSource) -> String {
+            switch source {
+            case .path(let path):
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? "folder" : "file"
+            case .subscription: return "subscription"
+            case .caldav: return "caldav"
             }
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                return info.st_mode & S_IFMT == S_IFDIR ? "a directory, not a calendar file" : "not a regular file"
+        }
+
+        /// The source `add` names, checked: a readable path, a subscription that answers with a
+        /// calendar, or one CalDAV calendar of events.
+        static func sourceToAdd(_ rest: [String], _ arguments: ParsedArguments, _ context: CommandContext,
+                                config: Config) throws(CommandFailure) -> CalendarSource {
+            let output = context.output
+            let fetcher = Fetcher(proxy: config.proxy, notice: { output.warning($0) })
+            let caFile = arguments.values["ca-file"].map { LocalPath.absolute($0) }
+            let insecure = arguments.flags.contains("insecure-http")
+            if rest.first == "caldav" {
+                guard rest.count == 2, !rest[1].isEmpty else {
+                    throw CommandFailure(.usage, "source add caldav needs one URL", hint: "dictee source add caldav https://cloud.example.org/remote.php/dav --user anne")
+                }
+                guard let user = arguments.values["user"], !user.isEmpty else {
+                    throw CommandFailure(.usage, "source add caldav needs --user NAME", hint: "the password goes in a file (--password-file), DICTEE_CALDAV_PASSWORD or ~/.netrc")
+                }
+                let url = try remoteURL(rest[1])
+                let remote = CalendarSource.Remote(url: url, user: user, passwordFile: arguments.values["password-file"].map { LocalPath.absolute($0) },
+                                                   caFile: caFile, insecureHTTP: insecure)
+                let calendars = try household { () throws(HouseholdError) in
+                    try SourceSetup.discover(remote, fetcher: fetcher, environment: context.environment)
+                }
+                let events = SourceSetup.eventCalendars(calendars)
+                guard events.count == 1, let calendar = events.first else {
+                    if events.isEmpty {
+                        throw CommandFailure(.dataError, "\(url): no calendar of events found there", hint: "dictee caldav discover \(url) --user \(user)")
+                    }
+                    output.line("\(url) leads to \(events.count) calendars:")
+                    CaldavCommand.renderCalendars(events, output)
+                    throw CommandFailure(.usage, "several calendars: add the one you want by its address",
+                                         hint: "dictee source add caldav URL --user \(user)")
+                }
+                var chosen = remote
+                chosen.url = calendar.url.absoluteString
+                return .caldav(chosen)
             }
-            guard access(path, R_OK) == 0 else { return "not readable (permissions?)" }
-            return nil
+            guard rest.count == 1, !rest[0].isEmpty else {
+                throw CommandFailure(.usage, "source add needs one calendar file, folder or URL", hint: example)
+            }
+            if CalendarSource.subscriptionURL(rest[0]) != nil || rest[0].contains("://") {
+                let remote = CalendarSource.Remote(url: try remoteURL(rest[0]), caFile: caFile, insecureHTTP: insecure)
+                let events = try household { () throws(HouseholdError) in try SourceSetup.checkSubscription(remote, fetcher: fetcher) }
+                output.line("\(Subscription.display(URL(string: remote.url)!)) answers with a calendar of \(events) event\(events == 1 ? "" : "s")")
+                return .subscription(remote)
+            }
+            if arguments.values["user"] != nil || arguments.values["password-file"] != nil {
+                throw CommandFailure(.usage, "--user and --password-file go with 'dictee source add caldav URL'")
+            }
+            let file = LocalPath.absolute(rest[0])
+            if let problem = SourceSetup.unreadablePath(file) {
+                throw CommandFailure(.dataError, "\(file): \(problem)",
+                                     hint: "give an exported .ics file, a folder of .ics files, an https:// address, or 'caldav URL --user NAME'")
+            }
+            return .path(file)
+        }
+
+        /// A URL the configuration can keep: https (webcal read as https), or http; never with a
+        /// user or password in it.
+        static func remoteURL(_ text: String) throws(CommandFailure) -> String {
+            if let url = URL(string: text), url.user != nil || url.password != nil {
+                throw CommandFailure(.usage, "a password never goes in an address",
+                                     hint: "give --user NAME, and the password in --password-file FILE, DICTEE_CALDAV_PASSWORD or ~/.netrc")
+            }
+            guard let url = Subscription.url(from: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw CommandFailure(.usage, "\(TerminalText.sanitized(text)): not an https:// (or webcal://) address")
+            }
+            return url.absoluteString
         }
     }
 }

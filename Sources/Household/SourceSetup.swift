@@ -1,0 +1,72 @@
+import DicteeCore
+import Foundation
+import Web
+
+/// Checks a calendar source before it is added to the configuration (`dictee source add`,
+/// `dictee caldav discover`): a subscription answers with a calendar, a CalDAV address leads to
+/// calendars of events. Nothing is stored; what is downloaded stays in memory.
+public enum SourceSetup {
+    /// Why a path cannot serve as a calendar source, or `nil` when it is a readable regular file or
+    /// a readable folder (vdir).
+    public static func unreadablePath(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT || errno == ENOTDIR ? "no such file or folder" : String(cString: strerror(errno)).lowercased()
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return access(path, R_OK) == 0 ? nil : "not readable (permissions?)"
+        case S_IFDIR: return access(path, R_OK | X_OK) == 0 ? nil : "a folder that cannot be read (permissions?)"
+        default: return "not a regular file or folder"
+        }
+    }
+
+    /// Fetches a subscription once.
+    /// - Returns: how many VEVENT components it holds (a count, never their text).
+    /// - Throws: `HouseholdError.fetch` (unreachable, refused, not a calendar).
+    public static func checkSubscription(_ remote: CalendarSource.Remote, fetcher: Fetcher) throws(HouseholdError) -> Int {
+        guard let url = URL(string: remote.url) else { throw .fetch(.redirect(url: remote.url, detail: "not a URL")) }
+        do {
+            switch try Subscription.fetch(url, validators: nil, fetcher: fetcher.with(remote)) {
+            case .notModified: return 0
+            case .calendar(let bytes, _): return countEvents(bytes)
+            }
+        } catch {
+            throw .fetch(error)
+        }
+    }
+
+    /// The calendars a CalDAV address leads to (RFC 6764 discovery, then the calendar home), with
+    /// the password found as `CalDAVPassword.find` says.
+    /// - Throws: `HouseholdError.fetch` (77 refused credentials, 69 unreachable, 65 unreadable),
+    ///   `.password` when the password file cannot be read.
+    public static func discover(_ remote: CalendarSource.Remote, fetcher: Fetcher,
+                                environment: [String: String]) throws(HouseholdError) -> [CalDAVCalendar] {
+        guard let url = URL(string: remote.url) else { throw .fetch(.redirect(url: remote.url, detail: "not a URL")) }
+        let password = try CalDAVPassword.find(for: remote, environment: environment)
+        let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password ?? "") }
+        do {
+            return try CalDAVClient(fetcher: fetcher.with(remote), credentials: credentials).discover(url)
+        } catch {
+            throw .fetch(error)
+        }
+    }
+
+    /// The calendars of `calendars` that hold events (a VTODO-only collection is left out).
+    public static func eventCalendars(_ calendars: [CalDAVCalendar]) -> [CalDAVCalendar] {
+        calendars.filter { $0.components.isEmpty || $0.components.contains("VEVENT") }
+    }
+
+    /// `BEGIN:VEVENT` lines in an RFC 5545 text (unfolded lines start at a line break).
+    static func countEvents(_ bytes: [UInt8]) -> Int {
+        let marker = Array("BEGIN:VEVENT".utf8)
+        var count = 0
+        var k = 0
+        var lineStart = true
+        while k < bytes.count {
+            if lineStart, bytes.count - k >= marker.count, bytes[k..<(k + marker.count)].elementsEqual(marker) { count += 1 }
+            lineStart = bytes[k] == 0x0A
+            k += 1
+        }
+        return count
+    }
+}
