@@ -108,7 +108,7 @@ let package = Package(
             resources: []
         ),
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest", "DicteeTestSupport"]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "Generation", "Dictation", "Store", "Ingest", "DicteeCore", "DicteeTestSupport"]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "Web", "Generation", "Dictation", "Store", "Ingest", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore", "DicteeTestSupport"], exclude: ["Fixtures"]),

@@ -4,7 +4,7 @@ import Household
 import Web
 
 extension Dictee {
-    /// `dictee ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the
+    /// `dictee ingest FILE|FOLDER|URL... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]`: reads the
     /// calendars, keeps the read window, passes every occurrence through the privacy filter and
     /// stores the decisions (one transaction). No calendar text is stored, logged or printed.
     struct IngestCommand: Command {
@@ -12,9 +12,11 @@ extension Dictee {
         static let summary = "read calendars through the privacy filter into the family's state"
         static let options = OptionSpec(valued: TimeOptions.names + ["audit"], flags: ["json"])
         static let help = """
-            usage: dictee [--state PATH] ingest FILE... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]
+            usage: dictee [--state PATH] ingest FILE|FOLDER|URL... [--audit PATH] [--now ISO-8601] [--tz IANA] [--json]
 
-            Reads .ics files, keeps the occurrences of the read window, and passes each one
+            Reads .ics files, vdir folders (every .ics inside) or subscription URLs (https://,
+            webcal://; CalDAV calendars are read by 'dictee nightly' from 'dictee source add
+            caldav'), keeps the occurrences of the read window, and passes each one
             through the privacy filter: a moment (canonical phrase from the whitelist, at most one
             first name), disqualified (a sensitive word in the title, place or description), or
             unlabeled (no name kept; the parent labels or rejects it with 'dictee review').
@@ -27,6 +29,9 @@ extension Dictee {
               --now, --tz      as for 'dictee events'
               --json           print the counts as JSON
 
+            Exit status: 0, 1 some events had errors (the rest was stored), 65 a file cannot be
+            read, 69 a URL cannot be fetched, 77 its server refused the credentials.
+
             example:
               dictee ingest Fixtures/famille.ics --audit audit.jsonl --now 2026-11-29T18:00:00+01:00
 
@@ -34,7 +39,7 @@ extension Dictee {
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             guard !arguments.positionals.isEmpty else {
-                throw .usage("ingest needs at least one .ics file", hint: "dictee ingest Fixtures/famille.ics")
+                throw .usage("ingest needs at least one .ics file, folder or URL", hint: "dictee ingest Fixtures/famille.ics")
             }
             let (zone, now) = try TimeOptions.resolve(arguments, context)
             let store = try StateOptions.open(context)

@@ -93,12 +93,21 @@ extension Dictee {
             return .ok
         }
 
-        /// Re-reads the suggestion's source file for the terminal only (nothing is stored).
+        /// Re-reads the suggestion's source file or vdir folder for the terminal only (nothing is
+        /// stored); `nil` for a remote source (not fetched again for a title) or a vanished file.
         static func title(of suggestion: Suggestion, zone: CalendarZone) -> String? {
             guard let path = suggestion.sourcePath, let first = suggestion.occurrences.first else { return nil }
             let instant = zone.seconds(of: first.start)
             let reader = CalendarReader(zone: zone, window: .around(nowSeconds: instant, zone: zone))
-            let result = StandardError.silenced { reader.read(paths: [path]) }
+            // A vdir folder: its .ics files. A remote source is not fetched again for a title.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+            let files = isDirectory.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+                    .filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+                    .map { (path as NSString).appendingPathComponent($0) }
+                : [path]
+            let result = StandardError.silenced { reader.read(paths: files) }
             // Titles may come from other people's invitations: no control or invisible character
             // (terminal escapes, bidirectional overrides) reaches the terminal.
             return result.occurrences.first { $0.eventReference == suggestion.eventReference }.map { TerminalText.sanitized($0.summary) }
