@@ -117,8 +117,8 @@ public struct CalDAVClient: Sendable {
     ///   `.unreadable` (65) for a broken multistatus or an address that leads to no calendar home.
     public func discover(_ url: URL) throws(FetchError) -> [CalDAVCalendar] {
         var start = url
-        let path = url.path
-        if path.isEmpty || path == "/" {
+        let path = DAVHref.path(of: url)
+        if path == "/" {
             let wellKnown = url.appendingPathComponent(".well-known/caldav")
             do {
                 _ = try propfind(wellKnown, depth: 0, body: Self.discoveryProperties)
@@ -138,7 +138,7 @@ public struct CalDAVClient: Sendable {
 
         var homes = hrefs(in: mine.property(DAVNamespace.caldav, "calendar-home-set"), base: at)
         if homes.isEmpty, let principal = hrefs(in: mine.property(DAVNamespace.dav, "current-user-principal"), base: at).first,
-           DAVHref.normalise(principal.path, base: at) != DAVHref.normalise(at.path, base: at) {
+           DAVHref.path(of: principal) != DAVHref.path(of: at) {
             let (answer, principalAt) = try propfind(principal, depth: 0, body: Self.discoveryProperties)
             if let response = answer.responses.first {
                 homes = hrefs(in: response.property(DAVNamespace.caldav, "calendar-home-set"), base: principalAt)
@@ -195,7 +195,8 @@ public struct CalDAVClient: Sendable {
     /// collection, 3.6) is followed up with the token it gave. The first run (`syncToken` nil)
     /// sends an empty token and compares the listing with `known`. A refused or expired token (403
     /// or 409 with `DAV:valid-sync-token`, 400, or the 418 some servers send) or no sync support
-    /// (405, 501, 415, or a 403) falls back to a full listing: PROPFIND Depth 1 (`DAV:getetag`,
+    /// (405, 501, 415, or a 403), or a 500 to a given token (Xandikos' answer to a token it does
+    /// not know, after `Fetcher`'s retries) falls back to a full listing: PROPFIND Depth 1 (`DAV:getetag`,
     /// `DAV:resourcetype`, `DAV:getcontenttype`, and the collection's `DAV:sync-token`)
     /// compared with `known`. The collection itself and collections inside are not resources.
     /// - Parameters:
@@ -215,8 +216,14 @@ public struct CalDAVClient: Sendable {
                 return Self.compare(listing: result.changed, known: normalisedKnown, token: result.syncToken)
             }
         } catch {
-            guard case .refusedCredentials = error, credentials != nil else { throw error }
-            // 403 (Fetcher reads it as refused credentials): a refused token; the listing decides.
+            switch error {
+            case .refusedCredentials where credentials != nil:
+                break  // a 403 (Fetcher reads it as refused credentials): a refused token; the listing decides
+            case .unreachable(_, let detail) where syncToken != nil && detail.hasPrefix("500 "):
+                break  // Xandikos answers an unknown token with 500 (after Fetcher's retries)
+            default:
+                throw error
+            }
         }
         return try fullListing(collection, known: normalisedKnown)
     }
@@ -234,7 +241,7 @@ public struct CalDAVClient: Sendable {
         var token = token
         var changed: [String: String] = [:]
         var deleted: Set<String> = []
-        let me = DAVHref.normalise(collection.path, base: collection)
+        let me = DAVHref.path(of: collection)
         for _ in 0..<1000 {
             let body = Self.syncBodyPrefix + DAVHref.xmlEscaped(token) + Self.syncBodySuffix
             let (response, at) = try send("REPORT", collection, depth: "1", body: body)
@@ -249,7 +256,7 @@ public struct CalDAVClient: Sendable {
             var truncated = false
             for member in multistatus.responses {
                 let href = DAVHref.normalise(member.href, base: at)
-                if href == me || href + "/" == me {
+                if DAVHref.sameCollection(href, me) || DAVHref.sameCollection(href, DAVHref.path(of: at)) {
                     if member.status == 507 { truncated = true }
                     continue
                 }
@@ -278,13 +285,13 @@ public struct CalDAVClient: Sendable {
 
     private func fullListing(_ collection: URL, known: [String: String]) throws(FetchError) -> CollectionChanges {
         let (multistatus, at) = try propfind(collection, depth: 1, body: Self.listingBody)
-        let me = DAVHref.normalise(collection.path, base: collection)
-        let meThere = DAVHref.normalise(at.path, base: at)
+        let me = DAVHref.path(of: collection)
+        let meThere = DAVHref.path(of: at)
         var listing: [String: String] = [:]
         var token: String?
         for member in multistatus.responses {
             let href = DAVHref.normalise(member.href, base: at)
-            if href == me || href == meThere || href + "/" == me || href + "/" == meThere {
+            if DAVHref.sameCollection(href, me) || DAVHref.sameCollection(href, meThere) {
                 token = member.property(DAVNamespace.dav, "sync-token")?.trimmedText
                 continue
             }
@@ -329,7 +336,9 @@ public struct CalDAVClient: Sendable {
                 """
             for href in batch { body += "<d:href>\(DAVHref.xmlEscaped(href))</d:href>" }
             body += "</c:calendar-multiget>"
-            let (response, at) = try send("REPORT", collection, depth: "1", body: body)
+            // No Depth header: RFC 4791 7.9 says the server ignores it and the client should not
+            // send it (Xandikos walks every member of the collection for each batch when given 1).
+            let (response, at) = try send("REPORT", collection, depth: nil, body: body)
             switch response.status {
             case 207: break
             case 405, 501:

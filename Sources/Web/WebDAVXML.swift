@@ -196,6 +196,18 @@ enum DAVHref {
         return String(rest[slash...])
     }
 
+    /// The normalised path of `url`, keeping a trailing "/" (Foundation's `URL.path` drops it).
+    static func path(of url: URL) -> String {
+        let raw = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
+        return normalise(raw.isEmpty ? "/" : raw, base: url)
+    }
+
+    /// Whether two normalised paths name the same collection (with or without the final "/").
+    static func sameCollection(_ a: String, _ b: String) -> Bool {
+        func trimmed(_ s: String) -> Substring { s.hasSuffix("/") ? s.dropLast() : Substring(s) }
+        return trimmed(a) == trimmed(b)
+    }
+
     /// The URL of a normalised `href` on `base`'s server.
     static func url(_ href: String, on base: URL) -> URL? {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else { return nil }
