@@ -5,6 +5,7 @@ CalDAV tests: the harness must not use the code under test.
 usage:
   caldav-admin.py BASE USER PASSWORD mkcalendar PATH DISPLAYNAME COMPONENTS   (VEVENT,VTODO)
   caldav-admin.py BASE USER PASSWORD put PATH UID SUMMARY    (prints the ETag)
+  caldav-admin.py BASE USER PASSWORD put-file PATH FILE   (a whole VCALENDAR from FILE; prints the ETag)
   caldav-admin.py BASE USER PASSWORD delete PATH
   caldav-admin.py BASE USER PASSWORD fill-whole COLLECTION COUNT DISPLAYNAME
       one PUT of a whole VCALENDAR on the collection (Radicale replaces the collection's items)
@@ -78,6 +79,12 @@ def main():
         path, uid, summary = args
         response = server.send("PUT", path, calendar(event(uid, summary)),
                                {"Content-Type": "text/calendar; charset=utf-8"})
+        print(response.getheader("ETag") or "")
+    elif command == "put-file":
+        path, file = args
+        with open(file, "rb") as f:
+            body = f.read()
+        response = server.send("PUT", path, body, {"Content-Type": "text/calendar; charset=utf-8"})
         print(response.getheader("ETag") or "")
     elif command == "delete":
         (path,) = args

@@ -203,6 +203,15 @@ public final class CalDAVTestServer: @unchecked Sendable {
         return path
     }
 
+    /// PUTs a whole calendar object (`text`: a VCALENDAR with one event, its overrides included)
+    /// at `path` (creates or replaces).
+    public func putCalendar(_ path: String, _ text: String) throws {
+        let file = directory.appendingPathComponent("put-\(UUID().uuidString).ics")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try admin(["put-file", path, file.path])
+    }
+
     /// DELETEs `path`.
     public func delete(_ path: String) throws { try admin(["delete", path]) }
 
