@@ -502,8 +502,13 @@ final class Zone: @unchecked Sendable {
     // zone's cached table of changes, which is why the reader is single-threaded).
     private let pointer: OpaquePointer
     private let owned: Bool
-    /// Local dates (days since the epoch) known to be at least a day away from any offset change.
-    private var quietDays: [Int64: Bool] = [:]
+    /// Local dates (days since the epoch) known to be at least a day away from any offset change,
+    /// with the offset (seconds east of Greenwich) in force on them.
+    private var quietDays: [Int64: Int] = [:]
+    /// UTC days (days since the epoch) with one offset in force from a day before them to a day
+    /// after: `local(at:)` adds it without asking libical (a calendar's instants fall on a few
+    /// hundred days; printing them asked libical twice per occurrence).
+    private var quietUTCDays: [Int64: Int] = [:]
     private let cacheLock = NSLock()
     /// The name it was found under (IANA location, Windows name mapped, or the file's TZID).
     let name: String
@@ -558,19 +563,20 @@ final class Zone: @unchecked Sendable {
     /// (the gap) is read with the offset in force before the change. libical alone does the
     /// opposite for both, so its answer is checked against the offsets a day before and after.
     func instant(of local: LocalDateTime) -> Int64 {
-        let guess = libicalInstant(of: local)
         let fields = local.secondsIfUTC
         let day = fields >= 0 ? fields / 86_400 : (fields - 86_399) / 86_400
         cacheLock.lock()
         let quiet = quietDays[day]
         cacheLock.unlock()
-        if quiet == true { return guess }  // no offset change within a day of this date
+        // No offset change within a day of this date: libical's answer, without asking it.
+        if let offset = quiet { return fields - Int64(offset) }
+        let guess = libicalInstant(of: local)
         let before = utcOffset(at: guess - 86_400)
         let after = utcOffset(at: guess + 86_400)
         if before == after {
             cacheLock.lock()
             if quietDays.count > 100_000 { quietDays.removeAll() }
-            quietDays[day] = true
+            quietDays[day] = Int(fields - guess)
             cacheLock.unlock()
             return guess
         }
@@ -600,6 +606,26 @@ final class Zone: @unchecked Sendable {
 
     /// The wall-clock fields of this zone at `instant`.
     func local(at instant: Int64) -> LocalDateTime {
+        let day = instant >= 0 ? instant / 86_400 : (instant - 86_399) / 86_400
+        cacheLock.lock()
+        let quiet = quietUTCDays[day]
+        cacheLock.unlock()
+        if let offset = quiet { return LocalDateTime(utcSeconds: instant + Int64(offset)) }
+        let result = libicalLocal(at: instant)
+        let offset = result.secondsIfUTC - instant
+        let dayStart = day * 86_400
+        if libicalLocal(at: dayStart - 86_400).secondsIfUTC - (dayStart - 86_400) == offset,
+           libicalLocal(at: dayStart + 2 * 86_400).secondsIfUTC - (dayStart + 2 * 86_400) == offset
+        {
+            cacheLock.lock()
+            if quietUTCDays.count > 100_000 { quietUTCDays.removeAll() }
+            quietUTCDays[day] = Int(offset)
+            cacheLock.unlock()
+        }
+        return result
+    }
+
+    private func libicalLocal(at instant: Int64) -> LocalDateTime {
         let t = icaltime_from_timet_with_zone(time_t(instant), 0, pointer)
         return LocalDateTime(
             date: CalendarDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
