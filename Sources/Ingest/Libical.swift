@@ -260,6 +260,55 @@ struct RecurrenceRule {
     var usesOrdinalDay: Bool {
         withUnsafePointer(to: raw) { dictee_rrule_has_ordinal_day($0) } != 0
     }
+
+    /// For a rule with COUNT: at most how many days after DTSTART (`start`, a date as written)
+    /// its last instance falls, when every FREQ period after DTSTART's own surely holds an
+    /// instance, so that COUNT periods more hold COUNT instances (RFC 5545 3.3.10: COUNT counts
+    /// from DTSTART). Known for the shapes family calendars use: DAILY and YEARLY alone (not from
+    /// 29 February), WEEKLY with or without plain BYDAY days, MONTHLY alone (from day 1 to 28),
+    /// with BYMONTHDAY days 1 to 28 or with BYDAY days (every, 1st to 4th, or last); `nil` for
+    /// anything else. Lets a series that ended years ago be passed over without walking it.
+    func countSpanDays(from start: CalendarDate) -> Int? {
+        guard count > 0, interval >= 1 else { return nil }
+        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
+        let periods = (count + 1) * interval + 1
+        switch frequency {
+        case .daily:
+            return parts == 0 ? periods : nil
+        case .weekly:
+            return parts & ~Int(DICTEE_BY_DAY) == 0 && !usesOrdinalDay ? periods * 7 : nil
+        case .monthly:
+            switch parts {
+            case 0:
+                guard start.day <= 28 else { return nil }
+            case Int(DICTEE_BY_MONTH_DAY):
+                guard Self.values(raw.by_month_day).allSatisfy({ (1...28).contains($0) }) else { return nil }
+            case Int(DICTEE_BY_DAY):
+                guard Self.values(raw.by_day).allSatisfy({
+                    (-1...4).contains(icalrecurrencetype_day_position($0))
+                }) else { return nil }
+            default:
+                return nil
+            }
+            return periods * 31
+        case .yearly:
+            return parts == 0 && !(start.month == 2 && start.day == 29) ? periods * 366 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The values of one of libical's BY arrays, up to its end marker.
+    private static func values<T>(_ array: T) -> [Int16] {
+        withUnsafeBytes(of: array) { raw in
+            var found: [Int16] = []
+            for value in raw.bindMemory(to: Int16.self) {
+                if value == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
+                found.append(value)
+            }
+            return found
+        }
+    }
 }
 
 /// One VEVENT inside a `LibicalDocument`. Valid while the document lives; every getter copies.
