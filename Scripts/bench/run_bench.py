@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Timing harness of Scripts/bench-ingest (standard library only).
 
-Runs `dictee events FILE --now ISO --tz IANA --json` and the Python baseline
-(baseline_events.py) several times each on the same calendar. Every run is one
-child process; its wall time is measured around spawn + os.wait4, and its peak
-RSS is the ru_maxrss of that child from os.wait4 (the maximum over the runs is
-reported). Linux folds the harness's own footprint at spawn time (~20 MB) into
-the child's ru_maxrss, so a value that small is a floor, not a reading; above
-it the value is exact.
+Runs `dictee events FILE --now ISO --tz IANA --json`, the Python baseline
+(baseline_events.py) and, with --bare-libical, libical's bare parse of the
+whole file (bare_libical.c) several times each on the same calendar; dictee
+and the bare parse run alternately, so that a change of load on the machine
+weighs on both alike. Every run is one child process; its wall time is
+measured around spawn + os.wait4, and its peak RSS is the ru_maxrss of that
+child from os.wait4 (the maximum over the runs is reported). Linux folds the
+harness's own footprint at spawn time (~20 MB) into the child's ru_maxrss, so
+a value that small is a floor, not a reading; above it the value is exact.
 
-Then it compares both outputs on their sets of (uid, start) pairs (starts
-compared as instants, all-day starts as dates), prints the summary block and
-checks the targets:
+Then it compares dictee's and Python's outputs on their sets of (uid, start)
+pairs (starts compared as instants, all-day starts as dates), prints the
+summary block and checks the targets:
 
   * ratio median(baseline) / median(dictee) >= --min-ratio (default 20)
+  * ratio median(dictee) / median(bare libical) <= --max-libical-ratio
+    (default 1.0; only with --bare-libical)
   * peak RSS of dictee < --max-rss-mb (default 300)
 
 A missed target exits 1 only with --enforce-targets (bench-ingest passes it for
@@ -71,6 +75,25 @@ def measure(label: str, cmd: list[str], runs: int, workdir: str, tag: str) -> li
         results.append(r)
         if r.exit_code != 0:
             break
+    return results
+
+
+def measure_alternately(jobs: list[tuple[str, list[str], int, str]], workdir: str) -> list[list[Run]]:
+    """Runs of several commands, one of each in turn: (label, cmd, runs, tag) -> runs per job."""
+    for label, cmd, runs, _ in jobs:
+        print(f"[bench] {label}: {runs} run(s) of: {' '.join(cmd)}", file=sys.stderr, flush=True)
+    results: list[list[Run]] = [[] for _ in jobs]
+    failed = [False] * len(jobs)
+    for i in range(max(runs for _, _, runs, _ in jobs)):
+        for k, (label, cmd, runs, tag) in enumerate(jobs):
+            if i >= runs or failed[k]:
+                continue
+            r = run_once(cmd, os.path.join(workdir, f"{tag}-{i}.json"),
+                         os.path.join(workdir, f"{tag}-{i}.stderr"))
+            print(f"[bench]   {label} run {i + 1}: {r.seconds:.3f} s, peak RSS {r.max_rss_mb:.0f} MB, "
+                  f"exit {r.exit_code}", file=sys.stderr, flush=True)
+            results[k].append(r)
+            failed[k] = r.exit_code != 0
     return results
 
 
@@ -141,30 +164,44 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", required=True, help="python of the baseline venv")
     ap.add_argument("--baseline-script", required=True)
     ap.add_argument("--baseline-label", default="Python icalendar + recurring-ical-events")
+    ap.add_argument("--bare-libical", help="bare libical parse binary (bare_libical.c); omit to skip")
+    ap.add_argument("--bare-libical-label", default="libical bare parse")
     ap.add_argument("--dictee-runs", type=int, default=5)
+    ap.add_argument("--libical-runs", type=int, default=5)
     ap.add_argument("--python-runs", type=int, default=3)
     ap.add_argument("--min-ratio", type=float, default=20.0)
+    ap.add_argument("--max-libical-ratio", type=float, default=1.0)
     ap.add_argument("--max-rss-mb", type=float, default=300.0)
     ap.add_argument("--enforce-targets", action="store_true",
                     help="exit 1 when a target is missed (otherwise only report)")
     ap.add_argument("--examples", type=int, default=5, help="differences shown per side")
     ap.add_argument("--workdir", required=True, help="where run outputs are written")
     args = ap.parse_args(argv)
-    if args.dictee_runs < 1 or args.python_runs < 1:
+    if args.dictee_runs < 1 or args.python_runs < 1 or args.libical_runs < 1:
         ap.error("run counts must be >= 1")
 
     query = [args.calendar, "--now", args.now, "--tz", args.tz]
     failures: list[str] = []
 
-    dictee_runs = []
+    jobs = []
     if args.dictee:
-        dictee_runs = measure("dictee", [args.dictee, "events", *query, "--json"],
-                              args.dictee_runs, args.workdir, "dictee")
-        if dictee_runs[-1].exit_code != 0:
-            r = dictee_runs[-1]
-            print(f"[bench] dictee failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
+        jobs.append(("dictee", [args.dictee, "events", *query, "--json"], args.dictee_runs, "dictee"))
+    if args.bare_libical:
+        jobs.append(("bare libical", [args.bare_libical, args.calendar], args.libical_runs, "libical"))
+    measured = measure_alternately(jobs, args.workdir) if jobs else []
+    dictee_runs = measured[0] if args.dictee else []
+    bare_runs = measured[-1] if args.bare_libical else []
+    for label, runs in (("dictee", dictee_runs), ("bare libical", bare_runs)):
+        if runs and runs[-1].exit_code != 0:
+            r = runs[-1]
+            print(f"[bench] {label} failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
                   file=sys.stderr)
             return 1
+    bare_median = statistics.median(r.seconds for r in bare_runs) if bare_runs else None
+    bare_events = None
+    if bare_runs:
+        with open(bare_runs[0].stdout_path, "rb") as f:
+            bare_events = f.read().decode("ascii", "replace").strip()
     base_runs = measure("baseline", [args.python, args.baseline_script, *query],
                         args.python_runs, args.workdir, "baseline")
     if base_runs[-1].exit_code != 0:
@@ -202,10 +239,21 @@ def main(argv: list[str] | None = None) -> int:
                       f"({plural(len(dictee_runs), 'run')})")
         report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
                       f"peak RSS {base_rss:.0f} MB ({plural(len(base_runs), 'run')})")
+        if bare_median is not None:
+            report.append(f"{args.bare_libical_label}: median {bare_median:.2f} s, peak RSS "
+                          f"{max(r.max_rss_mb for r in bare_runs):.0f} MB "
+                          f"({plural(len(bare_runs), 'run')}, {bare_events} VEVENTs)")
         ratio_ok = ratio >= args.min_ratio
         rss_ok = d_rss < args.max_rss_mb
-        report.append(f"ratio: {ratio:.1f}x faster (target >= {args.min_ratio:g}x): "
+        report.append(f"ratio to the Python stack: {ratio:.1f}x faster (target >= {args.min_ratio:g}x): "
                       f"{'ok' if ratio_ok else 'MISSED'}")
+        if bare_median is not None:
+            bare_ratio = d_median / bare_median if bare_median > 0 else float("inf")
+            bare_ok = bare_ratio <= args.max_libical_ratio
+            report.append(f"ratio to libical's bare parse: {bare_ratio:.2f}x its time "
+                          f"(target <= {args.max_libical_ratio:g}x): {'ok' if bare_ok else 'MISSED'}")
+            if not bare_ok:
+                failures.append("ratio to libical's bare parse")
         report.append(f"peak RSS target < {args.max_rss_mb:g} MB: "
                       f"{'ok' if rss_ok else f'MISSED ({d_rss:.0f} MB)'}")
         if not ratio_ok:
@@ -218,6 +266,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"errors: {len(base['errors'])}")
         report.append(f"baseline ({args.baseline_label}): median {base_median:.1f} s, "
                       f"peak RSS {base_rss:.0f} MB ({plural(len(base_runs), 'run')})")
+        if bare_median is not None:
+            report.append(f"{args.bare_libical_label}: median {bare_median:.2f} s "
+                          f"({plural(len(bare_runs), 'run')}, {bare_events} VEVENTs)")
         report.append("dictee: not measured (baseline only)")
 
     print("\n".join(report))

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The top-level shape of a calendar file, so that a large file can be handed to libical in chunks.
 ///
 /// libical builds a full tree for what it parses (about 5 kB per VEVENT): a 50,000-event export
@@ -8,7 +10,8 @@
 /// its END line) is closed by the next BEGIN:VEVENT: the broken VEVENT is reported and left out,
 /// the rest is read. Anything less regular (a VCALENDAR inside another, content outside any
 /// VCALENDAR) is parsed whole. Like `LineIndex`, this only finds BEGIN/END lines; libical reads the
-/// values.
+/// values. Given a `SkipRule`, it also reads a few properties of each VEVENT (`EventFacts`) and
+/// leaves the one-off events far outside the window out of the chunks (`skipped`).
 struct CalendarLayout {
     struct Block {
         /// `BEGIN:VCALENDAR`, the calendar's property lines and its VTIMEZONE components.
@@ -36,12 +39,20 @@ struct CalendarLayout {
     /// Byte offsets of VEVENTs left open before the next VEVENT began: left out, to be reported.
     let unclosedEvents: [Int]
 
+    /// The VEVENTs `SkipRule` leaves out of the chunks, in file order (none without a rule, or
+    /// when the file is parsed whole).
+    let skipped: [SkippedEvent]
+
     /// Which block and which part of it each chunk is.
     private let plan: [(block: Int, part: Int)]
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], skipping rule: SkipRule? = nil) {
         var blocks: [Block] = []
         var current: Block?
+        // With a rule: what each VEVENT says about itself, per block, beside `Block.events`.
+        var facts: [[EventFacts]] = []
+        var currentFacts: [EventFacts] = []
+        var eventFacts = EventFacts()
         var depth = 0
         var childStart = 0
         var childKind: ChildKind = .other
@@ -49,9 +60,10 @@ struct CalendarLayout {
         var unclosed: [Int] = []
         var i = 0
         let n = bytes.count
+        bytes.withUnsafeBufferPointer { buffer in
         scan: while i < n {
-            var j = i
-            while j < n, bytes[j] != 0x0A { j += 1 }
+            let j = memchr(buffer.baseAddress! + i, 0x0A, n - i)
+                .map { buffer.baseAddress!.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
             var end = j
             if end > i, bytes[end - 1] == 0x0D { end -= 1 }
             let lineRange = i..<min(j + 1, n)
@@ -70,6 +82,7 @@ struct CalendarLayout {
                 if isBegin {
                     guard beginsCalendar else { regular = false; break scan }
                     current = Block(header: [lineRange])
+                    currentFacts = []
                     depth = 1
                 } else if isEnd {
                     regular = false
@@ -81,6 +94,7 @@ struct CalendarLayout {
                     childStart = i
                     childKind = beginsEvent ? .event
                         : RawLines.isExactly(bytes, i + 6, end, "VTIMEZONE") ? .timezone : .other
+                    if beginsEvent, rule != nil { eventFacts = EventFacts() }
                     depth = 2
                 } else if isEnd {
                     guard endsCalendar, let block = current else {
@@ -88,6 +102,7 @@ struct CalendarLayout {
                         break scan
                     }
                     blocks.append(block)
+                    facts.append(currentFacts)
                     current = nil
                     depth = 0
                 } else {
@@ -102,19 +117,25 @@ struct CalendarLayout {
                     if depth == 1 {
                         let range = childStart..<min(j + 1, n)
                         switch childKind {
-                        case .event: current?.events.append(range)
+                        case .event:
+                            current?.events.append(range)
+                            if rule != nil { currentFacts.append(eventFacts) }
                         case .timezone: current?.header.append(range)
                         case .other: break  // VTODO, VJOURNAL...: not read
                         }
                     }
+                } else if depth == 2, childKind == .event, rule != nil {
+                    eventFacts.read(bytes, i, end)
                 }
             }
             i = j + 1
+        }
         }
         var truncation: Truncation?
         if regular, depth > 0, let block = current {
             // The file stops inside the last VCALENDAR: keep what is complete.
             blocks.append(block)
+            facts.append(currentFacts)
             truncation = depth >= 2 && childKind == .event
                 ? .eventNotClosed(byteOffset: childStart) : .calendarNotClosed
             depth = 0
@@ -123,6 +144,11 @@ struct CalendarLayout {
         self.truncation = regular ? truncation : nil
         self.unclosedEvents = regular ? unclosed : []
         let cut = regular && depth == 0 && current == nil
+        var skipped: [SkippedEvent] = []
+        if cut, let rule {
+            skipped = Self.leaveOut(&blocks, facts: facts, rule: rule)
+        }
+        self.skipped = skipped
         self.blocks = cut ? blocks : nil
         var plan: [(block: Int, part: Int)] = []
         if cut {
@@ -136,6 +162,42 @@ struct CalendarLayout {
 
     private enum ChildKind { case event, timezone, other }
 
+    /// Moves the VEVENTs `rule` leaves out from `blocks` to the result: one-off events starting
+    /// outside the window in every zone, whose UID no other VEVENT of the file has.
+    private static func leaveOut(_ blocks: inout [Block], facts: [[EventFacts]], rule: SkipRule) -> [SkippedEvent] {
+        var keys: [[Int?]] = []
+        var all: [Int] = []
+        for blockFacts in facts {
+            keys.append(blockFacts.map { f in
+                guard let raw = f.uidValue else { return nil }
+                let key = UIDKey.of(raw: raw)
+                all.append(key)
+                return key
+            })
+        }
+        // The UIDs used more than once: sorted, equal keys are neighbours.
+        all.sort()
+        var shared = Set<Int>()
+        for k in all.indices.dropFirst() where all[k] == all[k - 1] { shared.insert(all[k]) }
+        var skipped: [SkippedEvent] = []
+        for b in blocks.indices {
+            var kept: [Range<Int>] = []
+            kept.reserveCapacity(blocks[b].events.count)
+            for (k, range) in blocks[b].events.enumerated() {
+                let f = facts[b][k]
+                if !f.recurs, !f.unusual, let fields = f.startFields, rule.isOutside(fields: fields),
+                   f.uidValue.map({ UIDKey.isPlain($0) && !shared.contains(keys[b][k]!) }) ?? true
+                {
+                    skipped.append(SkippedEvent(range: range, block: b, uid: keys[b][k], startFields: fields))
+                } else {
+                    kept.append(range)
+                }
+            }
+            blocks[b].events = kept
+        }
+        return skipped
+    }
+
     /// How many chunks `chunk(_:of:)` gives (at least 1).
     var chunkCount: Int { blocks == nil ? 1 : max(plan.count, 1) }
 
@@ -146,21 +208,47 @@ struct CalendarLayout {
     }
 
     private static func chunk(_ block: Block, part: Int, of bytes: [UInt8]) -> [UInt8] {
-        let end: [UInt8] = Array("END:VCALENDAR\r\n".utf8)
-        var header: [UInt8] = []
-        for r in block.header {
-            header.append(contentsOf: bytes[r])
-            if bytes[r.upperBound - 1] != 0x0A { header.append(0x0A) }
-        }
         let start = part * eventsPerChunk
         let slice = block.events[min(start, block.events.count)..<min(start + eventsPerChunk, block.events.count)]
-        var chunk = header
-        chunk.reserveCapacity(header.count + slice.reduce(0) { $0 + $1.count } + end.count)
-        for r in slice {
+        var chunk: [UInt8] = []
+        appendCalendar(header: block.header, events: slice, of: bytes, to: &chunk)
+        return chunk
+    }
+
+    /// One VCALENDAR text holding the skipped VEVENTs `events` (in file order), each with its own
+    /// calendar's header: what libical is given when one of them must be read after all.
+    func text(of events: [SkippedEvent], in bytes: [UInt8]) -> [UInt8] {
+        guard let blocks else { return [] }
+        var text: [UInt8] = []
+        var k = 0
+        while k < events.count {
+            let block = events[k].block
+            var ranges: [Range<Int>] = []
+            while k < events.count, events[k].block == block {
+                ranges.append(events[k].range)
+                k += 1
+            }
+            Self.appendCalendar(header: blocks[block].header, events: ranges[...], of: bytes, to: &text)
+        }
+        return text
+    }
+
+    /// Appends `BEGIN:VCALENDAR`, the header lines, the VEVENTs at `events` (read properties
+    /// only) and `END:VCALENDAR`.
+    private static func appendCalendar(
+        header: [Range<Int>], events: ArraySlice<Range<Int>>, of bytes: [UInt8], to chunk: inout [UInt8]
+    ) {
+        let end: [UInt8] = Array("END:VCALENDAR\r\n".utf8)
+        chunk.reserveCapacity(chunk.count + header.reduce(0) { $0 + $1.count + 1 }
+            + events.reduce(0) { $0 + $1.count } + end.count)
+        for r in header {
+            chunk.append(contentsOf: bytes[r])
+            if bytes[r.upperBound - 1] != 0x0A { chunk.append(0x0A) }
+        }
+        for r in events {
             appendEvent(bytes, r, to: &chunk)
         }
         chunk.append(contentsOf: end)
-        return chunk
     }
 
     /// The VEVENT properties dictee reads (RFC 5545 section 3.6.1). libical spends most of its
@@ -175,25 +263,84 @@ struct CalendarLayout {
     /// Appends the VEVENT at `range` with only `readProperties`, without nested components, one
     /// unfolded content line each (so that a fold inside a property name cannot hide it). EXDATE
     /// and RDATE lists are written one value per line: libical keeps only the first 500 values of
-    /// a comma-separated list.
+    /// a comma-separated list. A line is classified on its first physical line when its name ends
+    /// there, so that a long folded line left out (an ATTENDEE, a VALARM's text) is never copied.
     private static func appendEvent(_ b: [UInt8], _ range: Range<Int>, to chunk: inout [UInt8]) {
         var depth = 0
-        forEachLogicalLine(b, range) { bytes, i, n in
-            let line = bytes[i..<n]
-            if RawLines.hasPrefix(bytes, i, n, "BEGIN:") {
+        forEachLogicalLine(b, range) { first, continuations in
+            var unfolded: [UInt8]?
+            var lineKind = kind(b, first.lowerBound, first.upperBound)
+            if lineKind == nil {
+                // The name goes on in the next physical line: classify the whole line.
+                let u = unfold(b, first, continuations)
+                unfolded = u
+                lineKind = kind(u, 0, u.count) ?? .other
+            }
+            func line() -> ArraySlice<UInt8> {
+                if let unfolded { return unfolded[...] }
+                if continuations.isEmpty { return b[first] }
+                return unfold(b, first, continuations)[...]
+            }
+            switch lineKind! {
+            case .begin:
                 depth += 1
-                if depth == 1 { emit(line, to: &chunk) }
-            } else if RawLines.hasPrefix(bytes, i, n, "END:") {
-                if depth == 1 { emit(line, to: &chunk) }
+                if depth == 1 { emit(line(), to: &chunk) }
+            case .end:
+                if depth == 1 { emit(line(), to: &chunk) }
                 depth -= 1
-            } else if depth == 1, readProperties.contains(where: { isProperty(bytes, i, n, $0) }) {
-                if isProperty(bytes, i, n, "EXDATE") || isProperty(bytes, i, n, "RDATE") {
-                    emitList(line, to: &chunk)
-                } else {
-                    emit(line, to: &chunk)
-                }
+            case .read where depth == 1:
+                emit(line(), to: &chunk)
+            case .list where depth == 1:
+                emitList(line(), to: &chunk)
+            default:
+                break
             }
         }
+    }
+
+    private enum LineKind { case begin, end, read, list, other }
+
+    /// What the content line `b[i..<end]` is: `BEGIN:`, `END:`, one of `readProperties` (EXDATE and
+    /// RDATE are lists), or anything else; `nil` when the name runs to the end of `end` (it may go
+    /// on in a continuation line).
+    private static func kind(_ b: [UInt8], _ i: Int, _ end: Int) -> LineKind? {
+        var k = i
+        while k < end, isNameByte(b[k]) { k += 1 }
+        guard k < end else { return nil }
+        let separator = b[k]
+        let length = k - i
+        if separator == 0x3A {
+            if length == 5, RawLines.hasPrefix(b, i, k, "BEGIN") { return .begin }
+            if length == 3, RawLines.hasPrefix(b, i, k, "END") { return .end }
+        }
+        guard separator == 0x3A || separator == 0x3B, length >= 3 else { return .other }
+        switch b[i] | 0x20 {
+        case 0x65, 0x72:  // e, r
+            if (length == 6 && RawLines.hasPrefix(b, i, k, "EXDATE")) || (length == 5 && RawLines.hasPrefix(b, i, k, "RDATE")) {
+                return .list
+            }
+        case 0x75, 0x73, 0x6C, 0x64:  // u, s, l, d
+            break
+        default:
+            return .other
+        }
+        for name in readProperties where name.utf8CodeUnitCount == length && RawLines.hasPrefix(b, i, k, name) {
+            return .read
+        }
+        return .other
+    }
+
+    /// Letters, digits and `-`.
+    private static func isNameByte(_ c: UInt8) -> Bool {
+        (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
+    }
+
+    /// A content line unfolded: its first physical line, then each continuation without its
+    /// leading space or tab.
+    private static func unfold(_ b: [UInt8], _ first: Range<Int>, _ continuations: [Range<Int>]) -> [UInt8] {
+        var line = Array(b[first])
+        for c in continuations { line.append(contentsOf: b[(c.lowerBound + 1)..<c.upperBound]) }
+        return line
     }
 
     private static func emit(_ line: ArraySlice<UInt8>, to chunk: inout [UInt8]) {
@@ -220,42 +367,32 @@ struct CalendarLayout {
         }
     }
 
-    /// Calls `body` with each content line of `range`, unfolded (CRLF or LF followed by a space
-    /// or a tab is removed, RFC 5545 section 3.1), as (bytes, start, end): a range of `b` when the
-    /// line is not folded, else an unfolded copy.
+    /// Calls `body` with each content line of `range` (RFC 5545 section 3.1: CRLF or LF followed
+    /// by a space or a tab continues a line), as its first physical line and its continuation
+    /// lines (CR and LF excluded; each continuation still has its leading space or tab).
     private static func forEachLogicalLine(
-        _ b: [UInt8], _ range: Range<Int>, _ body: ([UInt8], Int, Int) -> Void
+        _ b: [UInt8], _ range: Range<Int>, _ body: (Range<Int>, [Range<Int>]) -> Void
     ) {
         var i = range.lowerBound
         let n = range.upperBound
-        var pending: Range<Int>?  // the current line, while it has no continuation
-        var unfolded: [UInt8]?  // the current line, once a continuation was seen
-        func flush() {
-            if let u = unfolded { body(u, 0, u.count) } else if let p = pending { body(b, p.lowerBound, p.upperBound) }
-            pending = nil
-            unfolded = nil
-        }
-        while i < n {
-            var j = i
-            while j < n, b[j] != 0x0A { j += 1 }
-            var end = j
-            if end > i, b[end - 1] == 0x0D { end -= 1 }
-            if i < end, b[i] == 0x20 || b[i] == 0x09, pending != nil || unfolded != nil {
-                if unfolded == nil, let p = pending { unfolded = Array(b[p]) }
-                unfolded!.append(contentsOf: b[(i + 1)..<end])
-            } else {
-                flush()
-                pending = i..<end
+        var pending: Range<Int>?  // the current line's first physical line
+        var continuations: [Range<Int>] = []
+        b.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            while i < n {
+                let j = memchr(base + i, 0x0A, n - i).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+                var end = j
+                if end > i, base[end - 1] == 0x0D { end -= 1 }
+                if i < end, base[i] == 0x20 || base[i] == 0x09, pending != nil {
+                    continuations.append(i..<end)
+                } else {
+                    if let p = pending { body(p, continuations) }
+                    continuations.removeAll(keepingCapacity: true)
+                    pending = i..<end
+                }
+                i = j + 1
             }
-            i = j + 1
         }
-        flush()
-    }
-
-    /// Whether the content line at `i..<end` is property `name` (followed by `;` or `:`).
-    private static func isProperty(_ b: [UInt8], _ i: Int, _ end: Int, _ name: StaticString) -> Bool {
-        let count = name.utf8CodeUnitCount
-        guard end - i > count, RawLines.hasPrefix(b, i, end, name) else { return false }
-        return b[i + count] == 0x3A || b[i + count] == 0x3B
+        if let p = pending { body(p, continuations) }
     }
 }

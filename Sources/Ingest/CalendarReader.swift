@@ -16,6 +16,19 @@ public struct IngestResult: Sendable {
     /// Files read only in part (cut short, or a VEVENT left open): what is missing from them is
     /// unknown, so nothing stored from them should be forgotten.
     public var incompleteFiles: Set<String> = []
+    /// Per document name: the earliest instant (seconds since the epoch) at which one of its events
+    /// has an occurrence that starts after the window's end (`window.oneOff.upperBound` /
+    /// recurring upperBound), minus the window's forward span, i.e. the "now" at which that occurrence
+    /// would enter the window; absent when no occurrence exists after the window (a series that ended,
+    /// a one-off in the past). Conservative: may be earlier than exact, never later.
+    ///
+    /// The forward span is that of `ReadWindow.around`: `ReadWindow.futureDays` days on the wall
+    /// clock of the reader's zone. A series is walked one step past the window (within the usual
+    /// caps), with its EXDATEs and overrides not applied; a one-off event left out unread
+    /// (outside the window, README "How calendars are read") counts from its DTSTART's date text
+    /// minus one day. An event that is an error, a cancelled event, and the events of a file past
+    /// its occurrence cap (see `incompleteFiles`) contribute nothing.
+    public var nextEntry: [String: Int64] = [:]
 
     /// The per-event errors only.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
@@ -41,6 +54,8 @@ public struct CalendarReader: Sendable {
 
     /// Tests only: walk every RRULE from DTSTART instead of skipping ahead to the window.
     var walksFromStart = false
+    /// Tests only: hand every VEVENT to libical, also one-off events far outside the window.
+    var readsEveryEvent = false
 
     /// Creates a reader.
     public init(zone: CalendarZone, window: ReadWindow) {
@@ -53,6 +68,7 @@ public struct CalendarReader: Sendable {
     public func read(paths: [String]) -> IngestResult {
         let session = ReadSession(zone: zone.zone, window: window)
         session.skipAhead = !walksFromStart
+        session.skipsOutsideWindow = !readsEveryEvent
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -77,23 +93,93 @@ public struct CalendarReader: Sendable {
                         + "dictee reads; export a shorter period"))
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let bytes = Self.contents(of: path) else {
                 session.fileErrors.append(
                     .unreadableFile(path: path, reason: "permission denied or i/o error"))
                 continue
             }
-            session.read(bytes: [UInt8](data), name: path)
+            session.read(bytes: bytes, name: path)
         }
         return session.finish()
+    }
+
+    /// The bytes of the regular file at `path`, read straight into one array (a 20 MB export is
+    /// not copied through `Data` first), or `nil` when it cannot be opened or read.
+    private static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { return nil }
+        // The size is a hint: a file that grows while it is read is read to its end.
+        var failed = false
+        var bytes: [UInt8] = []
+        var capacity = max(Int(status.st_size), 0) + 1
+        while !failed {
+            var chunk = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = readAll(fd, buffer)
+                if count < 0 { failed = true; count = 0 }
+            }
+            let full = chunk.count == capacity
+            if bytes.isEmpty { swap(&bytes, &chunk) } else { bytes += chunk }
+            if !full { break }
+            capacity = 1 << 16
+        }
+        return failed ? nil : bytes
     }
 
     /// Reads calendar text already in memory; `name` stands for the file in diagnostics.
     public func read(bytes: [UInt8], name: String) -> IngestResult {
         let session = ReadSession(zone: zone.zone, window: window)
         session.skipAhead = !walksFromStart
+        session.skipsOutsideWindow = !readsEveryEvent
         session.read(bytes: bytes, name: name)
         return session.finish()
     }
+
+    /// Reads several calendar documents already in memory as ONE source (a vdir folder: one .ics per
+    /// event; a CalDAV collection: one calendar object resource per href). Overrides and masters
+    /// sharing a UID across documents are grouped as within one file. `name` of each document is what
+    /// diagnostics say (a file path, or a URL without credentials).
+    ///
+    /// - Parameter documents: the documents in the order they are read (diagnostics follow it);
+    ///   each is RFC 5545 text (a VCALENDAR, or a bare VEVENT), at most `maximumFileSize` bytes.
+    ///   Names should be distinct: `incompleteFiles` and `nextEntry` are keyed by them.
+    /// - Returns: one result for all of them, as `read(paths:)` gives for several files: a document
+    ///   too large, or holding no calendar, is a `fileErrors` entry and the others are still read.
+    /// - Warning: `name` is printed in diagnostics and may be stored; never put a password or a
+    ///   token in it.
+    public func read(documents: [(name: String, bytes: [UInt8])]) -> IngestResult {
+        let session = ReadSession(zone: zone.zone, window: window)
+        session.skipAhead = !walksFromStart
+        session.skipsOutsideWindow = !readsEveryEvent
+        for document in documents {
+            if document.bytes.count > Self.maximumFileSize {
+                session.fileErrors.append(.unreadableFile(
+                    path: document.name,
+                    reason: "\(document.bytes.count / 1_000_000) MB is more than the "
+                        + "\(Self.maximumFileSize / 1_000_000) MB dictee reads; export a shorter period"))
+                continue
+            }
+            session.read(bytes: document.bytes, name: document.name)
+        }
+        return session.finish()
+    }
+}
+
+/// Reads from `fd` until `buffer` is full or the file ends: how many bytes, or -1 on an error.
+private func readAll(_ fd: Int32, _ buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    var count = 0
+    while count < buffer.count {
+        let got = read(fd, buffer.baseAddress! + count, buffer.count - count)
+        if got < 0 {
+            if errno == EINTR { continue }
+            return -1
+        }
+        if got == 0 { break }
+        count += got
+    }
+    return count
 }
 
 /// One run of the reader: accumulates records from every file, then groups them by UID.
@@ -105,7 +191,17 @@ final class ReadSession {
     var records: [(record: EventRecord, instances: [Instance])] = []
     var eventCount = 0
     var skipAhead = true
+    /// Leave one-off events far outside the window out of libical's input (`SkipRule`).
+    var skipsOutsideWindow = true
     var incompleteFiles = Set<String>()
+    /// Per document: the starts after the window that are less than a day after the earliest one
+    /// met so far (`IngestResult.nextEntry` is computed from them in `finish`).
+    private var nextStarts: [String: [Int64]] = [:]
+    /// Per document: the earliest start bound of the events left out unread that start after
+    /// the window.
+    private var leftOutStart: [String: Int64] = [:]
+    /// The events `SkipRule` left out, per file, until `finish` knows every UID of the session.
+    private var leftOut: [LeftOut] = []
     /// IANA and Windows-name lookups, shared by all files (`nil`: known to fail).
     private var zoneCache: [String: Zone?] = [:]
 
@@ -117,15 +213,29 @@ final class ReadSession {
     // MARK: Parse and sanitize
 
     func read(bytes input: [UInt8], name: String) {
-        var bytes = input
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        var bytes = input.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(input[3...]) : input
         sanitize(&bytes, name: name)
-        let parser = ParseAhead(bytes: bytes)
+        let parser = ParseAhead(
+            bytes: bytes, skipping: skipsOutsideWindow ? SkipRule(oneOff: window.oneOff) : nil)
         defer { parser.close() }
         let fullIndex = LineIndex(bytes: bytes)
-        let unclosed = parser.unclosedEvents
-        var file = FileState(name: name, index: fullIndex.excluding(Set(unclosed)))
+        let layout = parser.layout
+        let unclosed = layout.unclosedEvents
+        // Left out events are counted (they are VEVENTs read) and never reach libical, so the
+        // index that matches libical's events in order has neither them nor the unclosed ones.
+        eventCount += layout.skipped.count
+        var file = FileState(
+            name: name,
+            index: fullIndex.excluding(Set(unclosed).union(layout.skipped.lazy.map(\.range.lowerBound))))
         if !unclosed.isEmpty { incompleteFiles.insert(name) }
+        defer {
+            if !layout.skipped.isEmpty {
+                let needsText = layout.skipped.contains { $0.uid != nil }
+                leftOut.append(LeftOut(
+                    name: name, bytes: needsText ? bytes : [], layout: layout, events: layout.skipped,
+                    cappedAt: file.cappedAt))
+            }
+        }
         for offset in unclosed {
             let entry = fullIndex.entries.first { $0.byteRange.lowerBound == offset }
             eventCount += 1
@@ -189,6 +299,20 @@ final class ReadSession {
         }
         var nul = false
         let count = bytes.count
+        // Looked for first without writing: the array is shared with the caller, and most
+        // calendars have neither (no copy of a 20 MB file for nothing).
+        let clean = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return true }
+            if memchr(base, 0, count) != nil { return false }
+            var from = 0
+            while from < count, let hit = memchr(base + from, 0x0D, count - from) {
+                let k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if k + 1 == count || base[k + 1] != 0x0A { return false }
+                from = k + 2
+            }
+            return true
+        }
+        if clean { return }
         bytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // memchr finds the rare bytes quickly; a calendar has no NUL and CRs before LFs.
@@ -224,6 +348,8 @@ final class ReadSession {
         /// Occurrences found in the window so far, and whether the file passed the cap.
         var occurrences = 0
         var capped = false
+        /// The byte offset of the event at which the file passed the cap (0: unknown).
+        var cappedAt: Int?
         /// The `BEGIN:VEVENT` lines libical gave an event for (the others were nested).
         var read = Set<Int>()
     }
@@ -256,12 +382,14 @@ final class ReadSession {
             if file.capped { return }
             do throws(EventProblem) {
                 var record = try makeRecord(event, uid: uid, context, &calendarZones)
-                let instances = try record.instances(
+                let expansion = try record.expansion(
                     in: record.isSeries || record.recurrenceID != nil
                         ? window.recurring : window.oneOff, skipAhead: skipAhead)
+                let instances = expansion.instances
                 file.occurrences += instances.count
                 if file.occurrences > ExpansionLimits.occurrencesPerFile {
                     file.capped = true
+                    file.cappedAt = entry?.byteRange.lowerBound ?? 0
                     incompleteFiles.insert(name)
                     diagnostics.append(Diagnostic(
                         severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
@@ -276,6 +404,14 @@ final class ReadSession {
                     record.summary = ""
                     record.location = ""
                     record.eventDescription = ""
+                }
+                if !record.isCancelled {
+                    // An override stands in for a series' or a one-off's instance: either window.
+                    let next = record.recurrenceID != nil && !record.isSeries
+                        ? (record.start.instant >= min(window.oneOff.upperBound, window.recurring.upperBound)
+                            ? record.start.instant : nil)
+                        : expansion.nextStart
+                    if let next { noteEntry(name, start: next) }
                 }
                 records.append((record, instances))
             } catch {
@@ -488,9 +624,99 @@ final class ReadSession {
         return found
     }
 
+    // MARK: Events left out
+
+    /// The events of one file that `SkipRule` left out of libical's input.
+    private struct LeftOut {
+        var name: String
+        /// The file's sanitized bytes, kept while one of the events may still have to be read
+        /// (empty when none has a UID).
+        var bytes: [UInt8]
+        var layout: CalendarLayout
+        var events: [SkippedEvent]
+        var cappedAt: Int?
+    }
+
+    /// Records that `name` has an occurrence starting at `start`, after the window.
+    private func noteEntry(_ name: String, start: Int64) {
+        // The entry of a start is not computed for every event (it asks libical for zone offsets
+        // of days no other event has). A later start enters the window later, except across a DST
+        // fold, which shifts the wall clock by an hour or two: the starts within a day of the
+        // earliest one are kept, and the earliest of their entries is taken.
+        guard var starts = nextStarts[name], let earliest = starts.min() else {
+            nextStarts[name] = [start]
+            return
+        }
+        if start < earliest {
+            starts = [start] + starts.filter { $0 <= start + 86_400 }
+        } else if start <= earliest + 86_400, !starts.contains(start) {
+            starts.append(start)
+        } else {
+            return
+        }
+        nextStarts[name] = starts
+    }
+
+    /// `IngestResult.nextEntry`: the earliest entry per document, of its events read and of its
+    /// events left out.
+    private func entries() -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for (name, starts) in nextStarts {
+            result[name] = starts.map { ReadWindow.now(whenEntering: $0, zone: configured) }.min()
+        }
+        for (name, start) in leftOutStart {
+            let now = ReadWindow.now(whenEntering: start, zone: configured)
+            result[name] = min(result[name] ?? now, now)
+        }
+        return result
+    }
+
+    /// Reads after all, now that every file of the session is known, the left out events whose UID
+    /// another read VEVENT has (a master, an override, another version or a copy in another file):
+    /// grouped with it, they take part exactly as if they had never been left out. The others
+    /// contribute to `nextEntry` from their DTSTART text alone.
+    private func readLeftOutEvents() {
+        guard !leftOut.isEmpty else { return }
+        var readUIDs = Set<Int>()
+        for entry in records where !entry.record.uid.isEmpty {
+            readUIDs.insert(UIDKey.of(entry.record.uid))
+        }
+        for file in leftOut {
+            var late: [SkippedEvent] = []
+            for event in file.events {
+                if let capped = file.cappedAt, event.range.lowerBound > capped { continue }  // never read
+                if let uid = event.uid, readUIDs.contains(uid) {
+                    late.append(event)
+                } else if event.startFields >= window.oneOff.upperBound {
+                    // The start instant is the fields minus an offset under 18 hours: a day less
+                    // is early enough, with hours to spare for a DST fold, to take the earliest.
+                    let bound = event.startFields - 86_400
+                    leftOutStart[file.name] = min(leftOutStart[file.name] ?? bound, bound)
+                }
+            }
+            if !late.isEmpty { read(late, of: file) }
+        }
+        leftOut = []
+    }
+
+    private func read(_ events: [SkippedEvent], of leftOut: LeftOut) {
+        let text = leftOut.layout.text(of: events, in: leftOut.bytes)
+        guard let document = text.withUnsafeBytes({ LibicalDocument(bytes: $0) }) else { return }
+        let index = LineIndex(bytes: leftOut.bytes).keeping(Set(events.map(\.range.lowerBound)))
+        var file = FileState(name: leftOut.name, index: index)
+        file.sawCalendar = true
+        file.warnedAboutWRTimezone = true  // said when the file was read, if it had to be
+        eventCount -= events.count  // counted when left out, counted again by read(_:_:)
+        document.forEachCalendar { calendar in
+            guard calendar.isCalendar else { return }
+            read(calendar, &file)
+        }
+    }
+
     // MARK: Filter
 
     func finish() -> IngestResult {
+        readLeftOutEvents()
         var byUID: [String: [Int]] = [:]
         for (k, entry) in records.enumerated() {
             byUID[entry.record.uid.isEmpty ? "\u{0}\(k)" : entry.record.uid, default: []].append(k)
@@ -509,6 +735,7 @@ final class ReadSession {
             occurrences: order.map { output[$0].occurrence }, diagnostics: diagnostics,
             fileErrors: fileErrors, eventCount: eventCount)
         result.incompleteFiles = incompleteFiles
+        result.nextEntry = entries()
         return result
     }
 
@@ -522,13 +749,17 @@ final class ReadSession {
         }
         // Several versions of one event (the same UID): the highest SEQUENCE supersedes the others
         // (RFC 5545 3.8.7.4); exact duplicates (the same export imported twice) count once.
-        if let newest = masters.map({ records[$0].record.sequence }).max() {
-            masters = masters.filter { records[$0].record.sequence == newest }
-        }
-        var seenMasters = Set<String>()
-        masters = masters.filter { k in
-            let r = records[k].record
-            return seenMasters.insert("\(r.start.instant)|\(r.isSeries)|\(r.summary)|\(records[k].instances.count)").inserted
+        if masters.count > 1 {  // most UIDs have one VEVENT
+            if let newest = masters.map({ records[$0].record.sequence }).max() {
+                masters = masters.filter { records[$0].record.sequence == newest }
+            }
+            var seenMasters = Set<MasterKey>()
+            masters = masters.filter { k in
+                let r = records[k].record
+                return seenMasters.insert(MasterKey(
+                    start: r.start.instant, isSeries: r.isSeries, summary: r.summary,
+                    instances: records[k].instances.count)).inserted
+            }
         }
         // Several overrides of one slot: the highest SEQUENCE wins, then the last in the file.
         var bySlot: [String: Int] = [:]
@@ -552,14 +783,15 @@ final class ReadSession {
             // by the local date (RFC 5545 3.8.5.1, 3.8.4.4). Sets give lookups in constant time.
             var removedInstants = Set<Int64>()
             var removedDates = Set<CalendarDate>()
-            for slot in record.exdates + slots {
+            let removers = record.exdates + slots
+            for slot in removers {
                 if slot.isDate { removedDates.insert(slot.local.date) } else { removedInstants.insert(slot.instant) }
             }
             for instance in records[k].instances {
                 if removedDates.contains(instance.start.local.date) { continue }
                 if instance.start.isDate {
                     // A DATE-TIME EXDATE against an all-day series matches by its written date.
-                    if (record.exdates + slots).contains(where: { !$0.isDate && $0.local.date == instance.start.local.date }) {
+                    if removers.contains(where: { !$0.isDate && $0.local.date == instance.start.local.date }) {
                         continue
                     }
                 } else if removedInstants.contains(instance.start.instant) {
@@ -607,6 +839,14 @@ final class ReadSession {
                 append(record, start: record.start, period: nil, recurring: recurring, into: &output)
             }
         }
+    }
+
+    /// What makes two masters of one UID the same export read twice.
+    private struct MasterKey: Hashable {
+        var start: Int64
+        var isSeries: Bool
+        var summary: String
+        var instances: Int
     }
 
     /// Output order: start instant, then UID, then end; then file, line and title so that events

@@ -29,15 +29,58 @@ public struct CalendarZone: Sendable {
     public func iso8601(_ time: EventTime) -> String {
         switch time {
         case .date(let d):
-            return d.description
+            guard (0...9999).contains(d.year) else { return d.description }
+            return Self.ascii(count: 10) { Self.write(d, into: $0) }
         case .instant(let s):
             let local = zone.local(at: s)
             let offset = Int(local.secondsIfUTC - s)
             let sign = offset < 0 ? "-" : "+"
             let magnitude = abs(offset)
-            let hh = String(magnitude / 3600).leftPadded(2)
-            let mm = String(magnitude % 3600 / 60).leftPadded(2)
-            return "\(local)\(sign)\(hh):\(mm)"
+            guard (0...9999).contains(local.date.year), magnitude < 100 * 3600 else {
+                let hh = String(magnitude / 3600).leftPadded(2)
+                let mm = String(magnitude % 3600 / 60).leftPadded(2)
+                return "\(local)\(sign)\(hh):\(mm)"
+            }
+            // The same text, written byte by byte: `dictee events --json` prints two per occurrence.
+            return Self.ascii(count: 25) { p in
+                Self.write(local.date, into: p)
+                p[10] = 0x54  // T
+                Self.write(local.hour, 2, into: p + 11)
+                p[13] = 0x3A
+                Self.write(local.minute, 2, into: p + 14)
+                p[16] = 0x3A
+                Self.write(local.second, 2, into: p + 17)
+                p[19] = offset < 0 ? 0x2D : 0x2B
+                Self.write(magnitude / 3600, 2, into: p + 20)
+                p[22] = 0x3A
+                Self.write(magnitude % 3600 / 60, 2, into: p + 23)
+            }
+        }
+    }
+
+    /// A string of `count` ASCII bytes written by `body`.
+    private static func ascii(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            body(buffer.baseAddress!)
+            return count
+        }
+    }
+
+    /// `YYYY-MM-DD` (a year from 0 to 9999).
+    private static func write(_ d: CalendarDate, into p: UnsafeMutablePointer<UInt8>) {
+        write(d.year, 4, into: p)
+        p[4] = 0x2D
+        write(d.month, 2, into: p + 5)
+        p[7] = 0x2D
+        write(d.day, 2, into: p + 8)
+    }
+
+    /// `value` (0 to 10^width - 1) in `width` decimal digits, zeros first.
+    private static func write(_ value: Int, _ width: Int, into p: UnsafeMutablePointer<UInt8>) {
+        var v = value
+        for k in stride(from: width - 1, through: 0, by: -1) {
+            p[k] = UInt8(0x30 + v % 10)
+            v /= 10
         }
     }
 

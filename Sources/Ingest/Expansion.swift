@@ -20,6 +20,22 @@ struct Instance {
     var period: EndSpec?
 }
 
+/// What expanding one event inside a window gives.
+struct Expansion {
+    /// The instances whose start lies in the window.
+    var instances: [Instance] = []
+    /// The earliest start at or after the window's upper bound among DTSTART, the RDATEs and the
+    /// RRULE instances the walk met before it stopped; `nil` when there is none (a one-off inside
+    /// or before the window, a series that ended). Never later than the first instance after the
+    /// window: EXDATEs and overrides are not applied, and the walk stops past the first one.
+    var nextStart: Int64?
+
+    fileprivate mutating func noteAfter(_ instant: Int64, _ window: Range<Int64>) {
+        guard instant >= window.upperBound else { return }
+        nextStart = min(nextStart ?? instant, instant)
+    }
+}
+
 extension EventRecord {
     /// The instances of this event whose start lies in `window` (instants, half-open): the RRULE
     /// occurrences (UNTIL inclusive, COUNT counted from DTSTART by libical), then the RDATEs, each
@@ -32,29 +48,38 @@ extension EventRecord {
     func instances(in window: Range<Int64>, skipAhead: Bool = true) throws(EventProblem)
         -> [Instance]
     {
+        try expansion(in: window, skipAhead: skipAhead).instances
+    }
+
+    /// `instances(in:skipAhead:)`, and the earliest start met after the window (`Expansion`).
+    func expansion(in window: Range<Int64>, skipAhead: Bool = true) throws(EventProblem) -> Expansion {
+        var result = Expansion()
         guard isSeries else {
-            return window.contains(start.instant) ? [Instance(start: start, period: nil)] : []
+            if window.contains(start.instant) { result.instances = [Instance(start: start, period: nil)] }
+            result.noteAfter(start.instant, window)
+            return result
         }
-        var found: [Instance] = []
         var seen = Set<Int64>()
         // DTSTART is the first instance of the recurrence set (RFC 5545 3.8.5.3), also for a
         // series made of RDATEs only.
         if window.contains(start.instant) {
             seen.insert(start.instant)
-            found.append(Instance(start: start, period: nil))
+            result.instances.append(Instance(start: start, period: nil))
         }
+        result.noteAfter(start.instant, window)
         for rule in rules {
-            try expand(rule, in: window, skipAhead: skipAhead, into: &found, seen: &seen)
+            try expand(rule, in: window, skipAhead: skipAhead, into: &result, seen: &seen)
         }
-        for rdate in rdates where window.contains(rdate.start.instant) {
-            if seen.insert(rdate.start.instant).inserted {
-                found.append(Instance(start: rdate.start, period: rdate.end))
+        for rdate in rdates {
+            result.noteAfter(rdate.start.instant, window)
+            if window.contains(rdate.start.instant), seen.insert(rdate.start.instant).inserted {
+                result.instances.append(Instance(start: rdate.start, period: rdate.end))
             }
         }
-        if found.count > ExpansionLimits.occurrencesPerSeries {
+        if result.instances.count > ExpansionLimits.occurrencesPerSeries {
             throw runaway("more than \(ExpansionLimits.occurrencesPerSeries) occurrences")
         }
-        return found
+        return result
     }
 
     private func runaway(_ what: String) -> EventProblem {
@@ -66,7 +91,7 @@ extension EventRecord {
 
     private func expand(
         _ rule: RecurrenceRule, in window: Range<Int64>, skipAhead: Bool,
-        into found: inout [Instance],
+        into result: inout Expansion,
         seen: inout Set<Int64>
     ) throws(EventProblem) {
         // libical's iterator steps one FREQ unit at a time inside next(): a SECONDLY rule limited
@@ -103,6 +128,14 @@ extension EventRecord {
             if untilInstant + 2 * 86_400 < window.lowerBound { return }
         }
         if start.instant >= window.upperBound + 86_400 { return }
+        // A COUNT that surely ran out before the window: nothing to walk (not when the tests walk
+        // every rule from DTSTART, to compare).
+        if skipAhead, rule.count <= ExpansionLimits.iterationsPerSeries,
+           let days = rule.countSpanDays(from: start.local.date),
+           start.instant + Int64(days + 1) * 86_400 + 2 * 86_400 < window.lowerBound
+        {
+            return
+        }
         // Without COUNT, sub-daily rules restart from a later DTSTART on the same phase (DTSTART
         // plus a whole number of INTERVALs): libical's set_start loses the phase of an INTERVAL.
         var first = start.local
@@ -147,6 +180,7 @@ extension EventRecord {
             }
             if let until, !isOnOrBefore(local, until: until) { break }
             let instant = start.zone.instant(of: local)
+            result.noteAfter(instant, window)
             // Wall-clock order and instant order differ by at most a DST shift: stop one day after.
             if instant >= window.upperBound + 86_400 { break }
             guard window.contains(instant) else { continue }
@@ -154,8 +188,8 @@ extension EventRecord {
                 var instanceStart = start
                 instanceStart.local = local
                 instanceStart.instant = instant
-                found.append(Instance(start: instanceStart, period: nil))
-                if found.count > ExpansionLimits.occurrencesPerSeries {
+                result.instances.append(Instance(start: instanceStart, period: nil))
+                if result.instances.count > ExpansionLimits.occurrencesPerSeries {
                     throw runaway("more than \(ExpansionLimits.occurrencesPerSeries) occurrences")
                 }
             }

@@ -260,6 +260,55 @@ struct RecurrenceRule {
     var usesOrdinalDay: Bool {
         withUnsafePointer(to: raw) { dictee_rrule_has_ordinal_day($0) } != 0
     }
+
+    /// For a rule with COUNT: at most how many days after DTSTART (`start`, a date as written)
+    /// its last instance falls, when every FREQ period after DTSTART's own surely holds an
+    /// instance, so that COUNT periods more hold COUNT instances (RFC 5545 3.3.10: COUNT counts
+    /// from DTSTART). Known for the shapes family calendars use: DAILY and YEARLY alone (not from
+    /// 29 February), WEEKLY with or without plain BYDAY days, MONTHLY alone (from day 1 to 28),
+    /// with BYMONTHDAY days 1 to 28 or with BYDAY days (every, 1st to 4th, or last); `nil` for
+    /// anything else. Lets a series that ended years ago be passed over without walking it.
+    func countSpanDays(from start: CalendarDate) -> Int? {
+        guard count > 0, interval >= 1 else { return nil }
+        let parts = Int(withUnsafePointer(to: raw) { dictee_rrule_by_parts($0) })
+        let periods = (count + 1) * interval + 1
+        switch frequency {
+        case .daily:
+            return parts == 0 ? periods : nil
+        case .weekly:
+            return parts & ~Int(DICTEE_BY_DAY) == 0 && !usesOrdinalDay ? periods * 7 : nil
+        case .monthly:
+            switch parts {
+            case 0:
+                guard start.day <= 28 else { return nil }
+            case Int(DICTEE_BY_MONTH_DAY):
+                guard Self.values(raw.by_month_day).allSatisfy({ (1...28).contains($0) }) else { return nil }
+            case Int(DICTEE_BY_DAY):
+                guard Self.values(raw.by_day).allSatisfy({
+                    (-1...4).contains(icalrecurrencetype_day_position($0))
+                }) else { return nil }
+            default:
+                return nil
+            }
+            return periods * 31
+        case .yearly:
+            return parts == 0 && !(start.month == 2 && start.day == 29) ? periods * 366 : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The values of one of libical's BY arrays, up to its end marker.
+    private static func values<T>(_ array: T) -> [Int16] {
+        withUnsafeBytes(of: array) { raw in
+            var found: [Int16] = []
+            for value in raw.bindMemory(to: Int16.self) {
+                if value == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
+                found.append(value)
+            }
+            return found
+        }
+    }
 }
 
 /// One VEVENT inside a `LibicalDocument`. Valid while the document lives; every getter copies.
@@ -502,8 +551,13 @@ final class Zone: @unchecked Sendable {
     // zone's cached table of changes, which is why the reader is single-threaded).
     private let pointer: OpaquePointer
     private let owned: Bool
-    /// Local dates (days since the epoch) known to be at least a day away from any offset change.
-    private var quietDays: [Int64: Bool] = [:]
+    /// Local dates (days since the epoch) known to be at least a day away from any offset change,
+    /// with the offset (seconds east of Greenwich) in force on them.
+    private var quietDays: [Int64: Int] = [:]
+    /// UTC days (days since the epoch) with one offset in force from a day before them to a day
+    /// after: `local(at:)` adds it without asking libical (a calendar's instants fall on a few
+    /// hundred days; printing them asked libical twice per occurrence).
+    private var quietUTCDays: [Int64: Int] = [:]
     private let cacheLock = NSLock()
     /// The name it was found under (IANA location, Windows name mapped, or the file's TZID).
     let name: String
@@ -558,19 +612,20 @@ final class Zone: @unchecked Sendable {
     /// (the gap) is read with the offset in force before the change. libical alone does the
     /// opposite for both, so its answer is checked against the offsets a day before and after.
     func instant(of local: LocalDateTime) -> Int64 {
-        let guess = libicalInstant(of: local)
         let fields = local.secondsIfUTC
         let day = fields >= 0 ? fields / 86_400 : (fields - 86_399) / 86_400
         cacheLock.lock()
         let quiet = quietDays[day]
         cacheLock.unlock()
-        if quiet == true { return guess }  // no offset change within a day of this date
+        // No offset change within a day of this date: libical's answer, without asking it.
+        if let offset = quiet { return fields - Int64(offset) }
+        let guess = libicalInstant(of: local)
         let before = utcOffset(at: guess - 86_400)
         let after = utcOffset(at: guess + 86_400)
         if before == after {
             cacheLock.lock()
             if quietDays.count > 100_000 { quietDays.removeAll() }
-            quietDays[day] = true
+            quietDays[day] = Int(fields - guess)
             cacheLock.unlock()
             return guess
         }
@@ -600,6 +655,26 @@ final class Zone: @unchecked Sendable {
 
     /// The wall-clock fields of this zone at `instant`.
     func local(at instant: Int64) -> LocalDateTime {
+        let day = instant >= 0 ? instant / 86_400 : (instant - 86_399) / 86_400
+        cacheLock.lock()
+        let quiet = quietUTCDays[day]
+        cacheLock.unlock()
+        if let offset = quiet { return LocalDateTime(utcSeconds: instant + Int64(offset)) }
+        let result = libicalLocal(at: instant)
+        let offset = result.secondsIfUTC - instant
+        let dayStart = day * 86_400
+        if libicalLocal(at: dayStart - 86_400).secondsIfUTC - (dayStart - 86_400) == offset,
+           libicalLocal(at: dayStart + 2 * 86_400).secondsIfUTC - (dayStart + 2 * 86_400) == offset
+        {
+            cacheLock.lock()
+            if quietUTCDays.count > 100_000 { quietUTCDays.removeAll() }
+            quietUTCDays[day] = Int(offset)
+            cacheLock.unlock()
+        }
+        return result
+    }
+
+    private func libicalLocal(at instant: Int64) -> LocalDateTime {
         let t = icaltime_from_timet_with_zone(time_t(instant), 0, pointer)
         return LocalDateTime(
             date: CalendarDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),

@@ -35,6 +35,16 @@ struct LineIndex {
     /// Indexes `bytes` (the file without its BOM).
     init(bytes: [UInt8]) {
         self.bytes = bytes
+        var entries: [Entry] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            Self.index(bytes, buffer, into: &entries)
+        }
+        self.entries = entries
+    }
+
+    /// The walk of `init(bytes:)`: `buffer` is `bytes`' storage, for finding line ends quickly.
+    private static func index(_ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>, into entries: inout [Entry]) {
+        guard let base = buffer.baseAddress else { return }
         var line = 1
         var i = 0
         let n = bytes.count
@@ -43,8 +53,7 @@ struct LineIndex {
         var depth = 0  // nested components inside the open VEVENT (VALARM)
         while i < n {
             // Find the end of this physical line.
-            var j = i
-            while j < n, bytes[j] != 0x0A { j += 1 }
+            let j = memchr(base + i, 0x0A, n - i).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
             var end = j
             if end > i, bytes[end - 1] == 0x0D { end -= 1 }
             let first = i < end ? bytes[i] : 0
@@ -73,7 +82,7 @@ struct LineIndex {
                 uid == nil, RawLines.hasPrefix(bytes, i, end, "UID"), end > i + 3,
                 bytes[i + 3] == 0x3A || bytes[i + 3] == 0x3B
             {
-                uid = Self.unfoldedValue(bytes, from: i, lineEnd: end, next: j + 1)
+                uid = unfoldedValue(bytes, from: i, lineEnd: end, next: j + 1)
             }
             line += 1
             i = j + 1
@@ -103,6 +112,13 @@ struct LineIndex {
         guard !offsets.isEmpty else { return self }
         var copy = self
         copy.entries.removeAll { offsets.contains($0.byteRange.lowerBound) }
+        return copy
+    }
+
+    /// The index of the VEVENTs starting at `offsets` only (those libical is given late).
+    func keeping(_ offsets: Set<Int>) -> LineIndex {
+        var copy = self
+        copy.entries.removeAll { !offsets.contains($0.byteRange.lowerBound) }
         return copy
     }
 

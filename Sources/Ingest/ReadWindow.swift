@@ -50,4 +50,18 @@ public struct ReadWindow: Hashable, Sendable {
             oneOff: z.instant(of: yearsBack)..<end,
             recurring: z.instant(of: local.adding(days: -recurringPastDays))..<end)
     }
+
+    /// The "now" (seconds since the epoch) at which an occurrence starting at `start` enters the
+    /// window of `around(nowSeconds:zone:)` through its future end: `start` minus `futureDays`
+    /// days on the wall clock of `zone`, so that the window of that now ends exactly at `start`
+    /// (half-open: the occurrence is inside an instant later). Never later than that instant.
+    static func now(whenEntering start: Int64, zone: Zone) -> Int64 {
+        var now = zone.instant(of: zone.local(at: start).adding(days: -futureDays))
+        // A DST gap futureDays before `start` reads the wall clock an hour off: step back until
+        // the window of `now` ends at or before `start`.
+        for _ in 0..<48 where zone.instant(of: zone.local(at: now).adding(days: futureDays)) > start {
+            now -= 3600
+        }
+        return now
+    }
 }

@@ -16,7 +16,7 @@ enum Windows1252 {
     /// read as Windows-1252.
     /// - Returns: whether anything was rewritten (then the caller warns that the file is not UTF-8).
     static func repair(_ bytes: inout [UInt8]) -> Bool {
-        if String(validating: bytes, as: UTF8.self) != nil { return false }
+        if isValidUTF8(bytes) { return false }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + bytes.count / 8)
         var i = 0
@@ -46,17 +46,47 @@ enum Windows1252 {
         return true
     }
 
+    /// Whether `bytes` are valid UTF-8 (RFC 3629 section 4, as `String(validating:)` checks it),
+    /// without building a string: eight ASCII bytes at a time, the rest by `sequenceLength` with
+    /// no fold allowed inside a sequence.
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            let n = buffer.count
+            var i = 0
+            while i < n {
+                if i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i += 8
+                    continue
+                }
+                if base[i] < 0x80 {
+                    i += 1
+                    continue
+                }
+                let length = sequenceLength(buffer, at: i, folds: false)
+                if length == 0 { return false }
+                i += length
+            }
+            return true
+        }
+    }
+
     /// The length in bytes of the valid UTF-8 sequence starting at `i`, or 0 when there is none
     /// (RFC 3629 section 4: no overlong forms, no surrogates, nothing above U+10FFFF). A folded
     /// line (RFC 5545 section 3.1: CRLF or LF, then a space or a tab) may fall inside a sequence,
     /// as some exporters fold at a byte count: the fold is skipped and counted in the length.
     static func sequenceLength(_ bytes: [UInt8], at i: Int) -> Int {
+        bytes.withUnsafeBufferPointer { sequenceLength($0, at: i, folds: true) }
+    }
+
+    /// `sequenceLength(_:at:)`; with `folds: false`, a fold inside the sequence makes it invalid.
+    static func sequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int, folds: Bool) -> Int {
         let b = bytes[i]
         var next = i + 1
         /// The next byte, past any fold, must be in `range`.
         func continuation(_ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
             var k = next
-            while true {
+            while folds {
                 if k + 1 < bytes.count, bytes[k] == 0x0A, bytes[k + 1] == 0x20 || bytes[k + 1] == 0x09 { k += 2; continue }
                 if k + 2 < bytes.count, bytes[k] == 0x0D, bytes[k + 1] == 0x0A, bytes[k + 2] == 0x20 || bytes[k + 2] == 0x09 { k += 3; continue }
                 break

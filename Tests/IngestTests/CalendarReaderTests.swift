@@ -197,3 +197,129 @@ struct CalendarReaderFileTests {
         #expect(result.errors.first?.location?.line == 4)
     }
 }
+
+@Suite("CalendarReader: several documents as one source")
+struct CalendarReaderDocumentTests {
+    let now = "2026-03-25T12:00:00+01:00"
+
+    static func doc(_ name: String, _ lines: [String]) -> (name: String, bytes: [UInt8]) {
+        (name, Array(calendar(lines).utf8))
+    }
+
+    @Test("a vdir folder: the master in one document, its override in another, grouped as in one file")
+    func overrideAcrossDocuments() throws {
+        let master = vevent(uid: "judo", [
+            "DTSTART;TZID=Europe/Paris:20260304T170000", "DTEND;TZID=Europe/Paris:20260304T180000",
+            "RRULE:FREQ=WEEKLY", "SUMMARY:Judo",
+        ])
+        let moved = vevent(uid: "judo", [
+            "RECURRENCE-ID;TZID=Europe/Paris:20260401T170000", "DTSTART;TZID=Europe/Paris:20260402T170000",
+            "DTEND;TZID=Europe/Paris:20260402T180000", "SUMMARY:Judo (jeudi)",
+        ])
+        let zone = try CalendarZone(identifier: "Europe/Paris")
+        let r = try reader(now: now)
+        let split = r.read(documents: [Self.doc("judo.ics", master), Self.doc("judo-0401.ics", moved)])
+        let whole = r.read(bytes: Array(calendar(master + moved).utf8), name: "judo.ics")
+        func starts(_ result: IngestResult) -> [String] { result.occurrences.map { "\(zone.iso8601($0.start)) \($0.summary)" } }
+        #expect(starts(split) == starts(whole))
+        #expect(starts(split) == [
+            "2026-03-18T17:00:00+01:00 Judo", "2026-03-25T17:00:00+01:00 Judo",
+            "2026-04-02T17:00:00+02:00 Judo (jeudi)",
+        ])
+        #expect(split.occurrences.map(\.source.file) == ["judo.ics", "judo.ics", "judo-0401.ics"])
+        #expect(split.eventCount == 2)
+    }
+
+    @Test("diagnostics and file errors name the document; the other documents are still read")
+    func namesInDiagnostics() throws {
+        let url = "https://cal.example.org/dav/famille/piano.ics"
+        let result = try reader(now: now).read(documents: [
+            Self.doc(url, vevent(uid: "piano", ["DTSTART;TZID=Nowhere/Zone:20260326T100000", "SUMMARY:Piano"])),
+            (name: "notes.txt", bytes: Array("not a calendar\n".utf8)),
+            Self.doc("bon.ics", vevent(uid: "bon", ["DTSTART:20260326T100000Z", "SUMMARY:Bon"])),
+            (name: "vide.ics", bytes: []),
+        ])
+        #expect(result.occurrences.map(\.uid) == ["bon"])
+        #expect(result.errors.map { $0.location?.file } == [url])
+        #expect(result.errors.first?.location?.line == 7, "the DTSTART line")
+        #expect(result.fileErrors == [.notACalendar(path: "notes.txt"), .notACalendar(path: "vide.ics")])
+        #expect(result.eventCount == 2)
+    }
+
+    @Test("a bare VEVENT document (no VCALENDAR around it) and the same document twice")
+    func bareAndDuplicate() throws {
+        let bare = vevent(uid: "bare", ["DTSTART:20260326T100000Z", "SUMMARY:Nu"]).joined(separator: "\r\n") + "\r\n"
+        let r = try reader(now: now)
+        let result = r.read(documents: [(name: "bare.ics", bytes: Array(bare.utf8)), (name: "bare.ics", bytes: Array(bare.utf8))])
+        #expect(result.occurrences.map(\.uid) == ["bare"], "the same event twice counts once")
+        #expect(r.read(documents: []).occurrences.isEmpty)
+    }
+}
+
+/// `now` 2026-03-25T12:00:00+01:00 in Paris: recurring window [2026-03-18T12:00+01:00,
+/// 2026-04-08T12:00+02:00), one-off window from 2024-03-25T12:00+01:00 to the same end.
+@Suite("CalendarReader: nextEntry, when a document may need reading again")
+struct NextEntryTests {
+    let paris = try! CalendarZone(identifier: "Europe/Paris")
+
+    func entries(_ readsEveryEvent: Bool = false) throws -> [String: Int64] {
+        var r = try reader(now: "2026-03-25T12:00:00+01:00")
+        r.readsEveryEvent = readsEveryEvent
+        let documents: [(String, [String])] = [
+            ("weekly.ics", vevent(uid: "w", ["DTSTART;TZID=Europe/Paris:20260304T100000", "RRULE:FREQ=WEEKLY"])),
+            ("ahead.ics", vevent(uid: "a", ["DTSTART;TZID=Europe/Paris:20260415T090000", "SUMMARY:Dans trois semaines"])),
+            ("past.ics", vevent(uid: "p", ["DTSTART;TZID=Europe/Paris:20250415T090000"])),
+            ("ended.ics", vevent(uid: "e", ["DTSTART;TZID=Europe/Paris:20250904T100000", "RRULE:FREQ=WEEKLY;UNTIL=20260301T000000Z"])),
+            ("allday.ics", vevent(uid: "d", ["DTSTART;VALUE=DATE:20260409"])),
+            ("count.ics", vevent(uid: "c", ["DTSTART;TZID=Europe/Paris:20260318T100000", "RRULE:FREQ=WEEKLY;COUNT=3"])),
+            ("broken.ics", vevent(uid: "b", ["DTSTART;TZID=Nowhere/Zone:20260409T100000"])),
+            ("cancelled.ics", vevent(uid: "x", ["DTSTART:20260409T100000Z", "STATUS:CANCELLED"])),
+            ("rdate.ics", vevent(uid: "r", ["DTSTART;TZID=Europe/Paris:20260320T100000", "RDATE;TZID=Europe/Paris:20260501T100000"])),
+            ("moved.ics", vevent(uid: "m", ["DTSTART;TZID=Europe/Paris:20260318T100000", "RRULE:FREQ=WEEKLY;COUNT=3"])
+                + vevent(uid: "m", ["RECURRENCE-ID;TZID=Europe/Paris:20260401T100000", "DTSTART;TZID=Europe/Paris:20260420T100000"])),
+        ]
+        return r.read(documents: documents.map { (name: $0.0, bytes: Array(calendar($0.1).utf8)) }).nextEntry
+    }
+
+    func at(_ text: String) -> Int64 { paris.parseISO8601(text)! }
+
+    @Test("a weekly series, an all-day event, an RDATE and a moved instance: exactly 14 days (wall clock) before the next start",
+          arguments: [
+            ("weekly.ics", "2026-04-15T10:00:00+02:00", "2026-04-01T10:00:00+02:00"),
+            // Midnight of 9 April, 14 days back across the DST change.
+            ("allday.ics", "2026-04-09T00:00:00+02:00", "2026-03-26T00:00:00+01:00"),
+            ("rdate.ics", "2026-05-01T10:00:00+02:00", "2026-04-17T10:00:00+02:00"),
+            // The instance of 1 April moved to 20 April.
+            ("moved.ics", "2026-04-20T10:00:00+02:00", "2026-04-06T10:00:00+02:00"),
+          ])
+    func exact(name: String, nextStart: String, entry: String) throws {
+        let e = try entries()
+        #expect(e[name] == at(entry))
+        // The window of that now ends at the start: the occurrence is not inside yet, an instant later it is.
+        let w = ReadWindow.around(nowSeconds: at(entry), zone: paris)
+        #expect(w.recurring.upperBound == at(nextStart))
+    }
+
+    @Test("nothing after the window: a one-off in the past, an ended series, a COUNT ending inside the window, an error, a cancelled event")
+    func absent() throws {
+        let e = try entries()
+        for name in ["past.ics", "ended.ics", "count.ics", "broken.ics", "cancelled.ics"] {
+            #expect(e[name] == nil, "\(name)")
+        }
+        #expect(Set(e.keys) == ["weekly.ics", "ahead.ics", "allday.ics", "rdate.ics", "moved.ics"])
+    }
+
+    @Test("a one-off three weeks ahead, left out unread: from its DTSTART text less a day, never after the exact entry")
+    func leftOutOneOff() throws {
+        let exact = try #require(try entries(true)["ahead.ics"])
+        #expect(exact == at("2026-04-01T09:00:00+02:00"))
+        let estimate = try #require(try entries()["ahead.ics"])
+        #expect(estimate <= exact && estimate >= exact - 2 * 86_400)
+        // Every other document gets the same entry either way.
+        var a = try entries()
+        var b = try entries(true)
+        a["ahead.ics"] = nil
+        b["ahead.ics"] = nil
+        #expect(a == b)
+    }
+}

@@ -83,6 +83,66 @@ struct ExpansionTests {
         }
     }
 
+    @Test("a series whose COUNT ran out before the window is passed over: the same occurrences and next entry as walking it (300 seeded rules)")
+    func countBoundAgreesWithFullWalk() throws {
+        var g = RuleGenerator(rng: SeededGenerator(seed: 14_006))
+        let zone = try CalendarZone(identifier: "Europe/Paris")
+        let days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
+        for n in 0..<300 {
+            var parts = ["FREQ=\(g.pick(["DAILY", "WEEKLY", "WEEKLY", "MONTHLY", "MONTHLY", "YEARLY"]))"]
+            if g.int(0...2) == 0 { parts.append("INTERVAL=\(g.int(2...5))") }
+            switch (parts[0], g.int(0...3)) {
+            case ("WEEKLY", 0), ("WEEKLY", 1):
+                parts.append("BYDAY=" + (0..<g.int(1...3)).map { _ in g.pick(days) }.uniqued().joined(separator: ","))
+            case ("MONTHLY", 0): parts.append("BYMONTHDAY=\(g.pick([1, 15, 28, 29, 31, -1]))")
+            case ("MONTHLY", 1): parts.append("BYDAY=\(g.pick(["", "1", "4", "-1", "5", "-2"]))\(g.pick(days))")
+            case ("MONTHLY", 2): parts.append("BYDAY=\(g.pick(days));BYSETPOS=\(g.pick([1, -1]))")
+            case ("YEARLY", 0): parts.append("BYMONTH=\(g.int(1...12))")
+            default: break
+            }
+            parts.append("COUNT=\(g.pick([1, 2, 5, 12, 40, 150]))")
+            let rule = parts.joined(separator: ";")
+            // From 2016 to the window, 29 February and the 31st included.
+            let year = g.pick([2016, 2019, 2020, 2022, 2024, 2025, 2026])
+            let month = g.pick([1, 2, 3])
+            let day = min(g.pick([1, 15, 28, 29, 30, 31]), month == 2 ? (year % 4 == 0 ? 29 : 28) : 31)
+            let dtstart = String(format: "%04d%02d%02dT%02d%02d00", year, month, day, g.int(7...20), g.pick([0, 30]))
+            let text = calendar(vevent(uid: "c\(n)", ["DTSTART;TZID=Europe/Paris:\(dtstart)", "RRULE:\(rule)"]))
+            var fast = try reader(now: "2026-03-25T12:00:00+01:00")
+            var slow = fast
+            slow.walksFromStart = true
+            fast.walksFromStart = false
+            let a = fast.read(bytes: Array(text.utf8), name: "c.ics")
+            let b = slow.read(bytes: Array(text.utf8), name: "c.ics")
+            #expect(a.occurrences.map { zone.iso8601($0.start) } == b.occurrences.map { zone.iso8601($0.start) },
+                    "RRULE:\(rule) DTSTART:\(dtstart)")
+            #expect(a.nextEntry == b.nextEntry, "RRULE:\(rule) DTSTART:\(dtstart)")
+            #expect(a.errors.map(\.code) == b.errors.map(\.code), "RRULE:\(rule) DTSTART:\(dtstart)")
+        }
+    }
+
+    @Test("COUNT bounds: known for the simple shapes only")
+    func countSpan() throws {
+        func span(_ rule: String, from start: CalendarDate = CalendarDate(year: 2020, month: 1, day: 10)) throws -> Int? {
+            let text = calendar(vevent(uid: "s", ["DTSTART:20200110T100000Z", "RRULE:\(rule)"]))
+            let document = try #require(Array(text.utf8).withUnsafeBytes { LibicalDocument(bytes: $0) })
+            var found: Int?? = nil
+            document.forEachCalendar { c in c.forEachEvent { e in found = .some(e.rrules.first?.countSpanDays(from: start)) } }
+            return try #require(found)
+        }
+        #expect(try span("FREQ=WEEKLY;COUNT=10") == 12 * 7)
+        #expect(try span("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;COUNT=10") == 23 * 7)
+        #expect(try span("FREQ=DAILY;COUNT=3") == 5)
+        #expect(try span("FREQ=MONTHLY;BYDAY=-1FR;COUNT=3") == 5 * 31)
+        #expect(try span("FREQ=MONTHLY;BYDAY=5FR;COUNT=3") == nil, "not every month has a fifth Friday")
+        #expect(try span("FREQ=MONTHLY;BYMONTHDAY=31;COUNT=3") == nil)
+        #expect(try span("FREQ=MONTHLY;COUNT=3", from: CalendarDate(year: 2020, month: 1, day: 31)) == nil)
+        #expect(try span("FREQ=YEARLY;COUNT=3", from: CalendarDate(year: 2020, month: 2, day: 29)) == nil)
+        #expect(try span("FREQ=YEARLY;BYMONTH=3;COUNT=3") == nil)
+        #expect(try span("FREQ=WEEKLY;BYDAY=MO;BYSETPOS=1;COUNT=3") == nil)
+        #expect(try span("FREQ=WEEKLY") == nil, "no COUNT")
+    }
+
     @Test("sub-daily rules libical cannot expand correctly are per-event errors")
     func subDailyWithByPartsAreRefused() throws {
         for rule in ["FREQ=MINUTELY;INTERVAL=87;BYHOUR=8,11,19", "FREQ=HOURLY;INTERVAL=2;BYMINUTE=30", "FREQ=HOURLY;BYDAY=MO"] {

@@ -39,3 +39,26 @@ struct ReadWindowTests {
         #expect(ReadWindow.futureDays == 14)
     }
 }
+
+@Suite("ReadWindow: the now at which a start enters the window")
+struct ReadWindowEntryTests {
+    let paris = try! CalendarZone(identifier: "Europe/Paris")
+
+    @Test("14 days before on the wall clock, across a DST change: the window of that now ends at the start")
+    func acrossDST() throws {
+        let start = try #require(paris.parseISO8601("2026-04-01T10:00:00+02:00"))
+        let now = ReadWindow.now(whenEntering: start, zone: paris.zone)
+        #expect(paris.iso8601(.instant(now)) == "2026-03-18T10:00:00+01:00")
+        #expect(ReadWindow.around(nowSeconds: now, zone: paris).recurring.upperBound == start)
+        #expect(ReadWindow.around(nowSeconds: now + 1, zone: paris).recurring.contains(start))
+    }
+
+    @Test("14 days before falls in the spring gap: an hour earlier, never later")
+    func inTheGap() throws {
+        // 2026-03-29 02:30 does not exist in Paris.
+        let start = try #require(paris.parseISO8601("2026-04-12T02:30:00+02:00"))
+        let now = ReadWindow.now(whenEntering: start, zone: paris.zone)
+        #expect(ReadWindow.around(nowSeconds: now, zone: paris).recurring.upperBound <= start)
+        #expect(ReadWindow.around(nowSeconds: now + 3600, zone: paris).recurring.upperBound > start)
+    }
+}
