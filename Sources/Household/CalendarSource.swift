@@ -42,6 +42,16 @@ public enum CalendarSource: Sendable, Hashable, CustomStringConvertible, Express
         /// Whether plain http is allowed to a host other than loopback (`--insecure-http`).
         public var insecureHTTP: Bool
 
+        /// `url` as a URL.
+        /// - Throws: `HouseholdError.fetch(.redirect)` when the configuration holds something that
+        ///   is not one (a hand-edited file).
+        public func address() throws(HouseholdError) -> URL {
+            guard let address = URL(string: url), address.host != nil else {
+                throw .fetch(.redirect(url: url, detail: "not a URL"))
+            }
+            return address
+        }
+
         /// A remote source's address and options.
         public init(url: String, user: String? = nil, passwordFile: String? = nil, caFile: String? = nil, insecureHTTP: Bool = false) {
             self.url = url

@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Generation
+import Web
 
 /// The family's configuration file (Docs/architecture.md, "Files on disk"): the calendar sources for
 /// `dictee nightly`, the language model, and the one switch that lets text leave the machine.
@@ -191,8 +192,7 @@ public struct Config: Sendable, Equatable {
         }
         let urlKey = isCalDAV ? "caldav" : "url"
         guard let text = try string(urlKey, "an https URL"),
-              let url = isCalDAV ? URL(string: text) : CalendarSource.subscriptionURL(text),
-              ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil, url.user == nil
+              let url = Subscription.url(from: text)
         else {
             throw .wrongType(path: path, key: key + "." + urlKey, expected: "an https URL without user or password", found: fields[urlKey]?.kind ?? "nothing")
         }

@@ -60,13 +60,9 @@ struct SourceReading {
     /// unreadable or broken file is an error of its own; the folder then counts as read in part.
     func folder(_ path: String) -> SourceRead {
         var read = SourceRead(identity: LocalPath.absolute(path))
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
-            .sorted()
         var documents: [(name: String, bytes: [UInt8])] = []
         var unreadable: [IngestError] = []
-        for name in names {
-            let file = (path as NSString).appendingPathComponent(name)
+        for file in SourceSetup.calendarFiles(inFolder: path) {
             var info = stat()
             guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if Int(info.st_size) > CalendarReader.maximumFileSize {
@@ -94,8 +90,9 @@ struct SourceReading {
     /// occurrences enters the window by now (then the whole calendar is read again).
     func subscription(_ remote: CalendarSource.Remote, state: RemoteState) -> SourceRead {
         var read = SourceRead(identity: remote.url)
-        guard let url = URL(string: remote.url) else {
-            read.failure = SourceFailure(source: remote.url, error: .fetch(.redirect(url: remote.url, detail: "not a URL")))
+        let url: URL
+        do { url = try remote.address() } catch {
+            read.failure = SourceFailure(source: remote.url, error: error)
             return read
         }
         let stored = state.objects[""]
@@ -135,8 +132,9 @@ struct SourceReading {
     /// step stores nothing: the next run starts from the same token.
     func caldav(_ remote: CalendarSource.Remote, state: RemoteState) -> SourceRead {
         var read = SourceRead(identity: remote.url)
-        guard let url = URL(string: remote.url) else {
-            read.failure = SourceFailure(source: remote.url, error: .fetch(.redirect(url: remote.url, detail: "not a URL")))
+        let url: URL
+        do { url = try remote.address() } catch {
+            read.failure = SourceFailure(source: remote.url, error: error)
             return read
         }
         let password: String?

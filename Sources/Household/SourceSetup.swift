@@ -24,7 +24,7 @@ public enum SourceSetup {
     /// - Returns: how many VEVENT components it holds (a count, never their text).
     /// - Throws: `HouseholdError.fetch` (unreachable, refused, not a calendar).
     public static func checkSubscription(_ remote: CalendarSource.Remote, fetcher: Fetcher) throws(HouseholdError) -> Int {
-        guard let url = URL(string: remote.url) else { throw .fetch(.redirect(url: remote.url, detail: "not a URL")) }
+        let url = try remote.address()
         do {
             switch try Subscription.fetch(url, validators: nil, fetcher: fetcher.with(remote)) {
             case .notModified: return 0
@@ -41,7 +41,7 @@ public enum SourceSetup {
     ///   `.password` when the password file cannot be read.
     public static func discover(_ remote: CalendarSource.Remote, fetcher: Fetcher,
                                 environment: [String: String]) throws(HouseholdError) -> [CalDAVCalendar] {
-        guard let url = URL(string: remote.url) else { throw .fetch(.redirect(url: remote.url, detail: "not a URL")) }
+        let url = try remote.address()
         let password = try CalDAVPassword.find(for: remote, environment: environment)
         let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password ?? "") }
         do {
@@ -53,7 +53,21 @@ public enum SourceSetup {
 
     /// The calendars of `calendars` that hold events (a VTODO-only collection is left out).
     public static func eventCalendars(_ calendars: [CalDAVCalendar]) -> [CalDAVCalendar] {
-        calendars.filter { $0.components.isEmpty || $0.components.contains("VEVENT") }
+        calendars.filter(holdsEvents)
+    }
+
+    /// Whether a calendar may hold events: it supports VEVENT, or does not say what it supports.
+    public static func holdsEvents(_ calendar: CalDAVCalendar) -> Bool {
+        calendar.components.isEmpty || calendar.components.contains("VEVENT")
+    }
+
+    /// The calendar files of a vdir folder (vdirsyncer's and khal's layout): the `.ics` files
+    /// directly inside, hidden ones left out, sorted by name, as full paths.
+    public static func calendarFiles(inFolder path: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
+            .sorted()
+            .map { (path as NSString).appendingPathComponent($0) }
     }
 
     /// `BEGIN:VEVENT` lines in an RFC 5545 text (unfolded lines start at a line break).

@@ -68,12 +68,12 @@ public struct Subscription: Sendable {
     /// Fetches the calendar at `url`.
     ///
     /// GET with conditional headers when `validators` is given (a 304 costs nothing), gzip accepted,
-    /// at most 256 MB (CalendarReader's cap: 256_000_000), 60 s timeout. A 200 whose body is not a
+    /// at most 256 MB (the cap of a calendar file: 256_000_000), 60 s timeout. A 200 whose body is not a
     /// calendar (no BEGIN:VCALENDAR after an optional BOM and whitespace: a sign-in HTML page) is
     /// FetchError.unreadable (65); 404/410 → FetchError.refused (69) with Fetcher's hint.
     ///
-    /// Redirects follow `fetcher`'s rules, and one more: an https address never ends on plain
-    /// http, not even on loopback (a downgrade is `.redirect`, and nothing is sent in clear).
+    /// Redirects follow `fetcher`'s rules (an https address never ends on plain http, not even on
+    /// loopback: a downgrade is `.redirect`, and nothing is sent in clear).
     /// The request carries only protocol headers: `Accept`, `Accept-Encoding` and the validators
     /// (libcurl adds `Host`; no `User-Agent`, no cookie, no credentials).
     /// - Parameters:

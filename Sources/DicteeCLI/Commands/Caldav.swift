@@ -78,7 +78,7 @@ extension Dictee {
             for c in calendars {
                 let holds = c.components.isEmpty ? "events and tasks" : c.components.joined(separator: ", ")
                 let name = c.displayName.map { "\"" + TerminalText.sanitized($0) + "\"" } ?? "(no name)"
-                let tasksOnly = !c.components.isEmpty && !c.components.contains("VEVENT")
+                let tasksOnly = !SourceSetup.holdsEvents(c)
                 output.line("  \(c.url.absoluteString)  \(name)  \(holds)" + (tasksOnly ? "  (tasks only: not read)" : ""))
             }
         }
