@@ -29,6 +29,11 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
+            name: "CPSL",
+            pkgConfig: "libpsl",
+            providers: [.apt(["libpsl-dev"])]
+        ),
+        .systemLibrary(
             name: "CHunspell",
             pkgConfig: "hunspell",
             providers: [.apt(["libhunspell-dev", "hunspell-fr-classical"])]
@@ -74,7 +79,7 @@ let package = Package(
 
         // HTTP over libcurl (the only importer of CCurl): the model server's requests, calendar
         // subscriptions (conditional GET) and CalDAV (RFC 4791, 6578, 6764), with FoundationXML.
-        .target(name: "Web", dependencies: ["DicteeCore", "CCurl"]),
+        .target(name: "Web", dependencies: ["DicteeCore", "CCurl", "CPSL"]),
 
         // Generation: the LanguageModel protocol, the OpenAI-compatible client, the instructions,
         // the retry loop with feedback and the silent library fallback.
@@ -108,7 +113,7 @@ let package = Package(
             resources: []
         ),
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest", "DicteeTestSupport"]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "Web", "Generation", "Dictation", "Store", "Ingest", "DicteeCore", "DicteeTestSupport"]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "Web", "PrivacyFilter", "Generation", "Dictation", "Store", "Ingest", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
         .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore", "DicteeTestSupport"], exclude: ["Fixtures"]),

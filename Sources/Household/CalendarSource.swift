@@ -82,12 +82,17 @@ public enum CalendarSource: Sendable, Hashable, CustomStringConvertible, Express
         return Subscription.url(from: text)
     }
 
-    /// What identifies the source in the state (the `sources` table) and in diagnostics: the path,
-    /// or the URL.
+    /// What identifies the source in the state (the `sources` table): the path, the URL, or for
+    /// CalDAV the URL with the user name in it (`https://anne@cloud.example.org/…`, never a
+    /// password), so that two accounts reading the same collection keep their own sync state.
     public var identity: String {
         switch self {
         case .path(let path): return path
-        case .subscription(let remote), .caldav(let remote): return remote.url
+        case .subscription(let remote): return remote.url
+        case .caldav(let remote):
+            guard let user = remote.user, var components = URLComponents(string: remote.url) else { return remote.url }
+            components.user = user
+            return components.string ?? remote.url
         }
     }
 
@@ -104,7 +109,7 @@ public enum CalendarSource: Sendable, Hashable, CustomStringConvertible, Express
         switch self {
         case .path(let path): return path
         case .subscription(let remote): return remote.url
-        case .caldav(let remote): return "caldav \(remote.url) (user \(remote.user ?? "?"))"
+        case .caldav(let remote): return "caldav \(remote.url) (user \(TerminalText.sanitized(remote.user ?? "?")))"
         }
     }
 

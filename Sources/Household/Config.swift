@@ -179,7 +179,12 @@ public struct Config: Sendable, Equatable {
     /// with options) or `{"caldav": …, "user": …}`.
     private static func source(_ item: JSONValue, key: String, path: String) throws(ConfigError) -> CalendarSource {
         if case .string = item {
-            return CalendarSource(text: try nonEmptyString(item, key: key, expected: "a file path or URL", path: path))
+            let text = try nonEmptyString(item, key: key, expected: "a file path or URL", path: path)
+            // An address is read as one, or refused: never echoed as a file path (it may hold a password).
+            if text.contains("://"), CalendarSource.subscriptionURL(text) == nil {
+                throw .wrongType(path: path, key: key, expected: "a file path, or an https URL without user or password", found: "another address")
+            }
+            return CalendarSource(text: text)
         }
         guard case .object(let fields) = item else {
             throw .wrongType(path: path, key: key, expected: "a file path, a URL or an object", found: item.kind)
@@ -207,6 +212,9 @@ public struct Config: Sendable, Equatable {
         guard isCalDAV else { return .subscription(remote) }
         guard let user = try string("user", "a user name") else {
             throw .wrongType(path: path, key: key + ".user", expected: "a user name", found: "nothing")
+        }
+        if user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
+            throw .wrongType(path: path, key: key + ".user", expected: "a user name", found: "control characters")
         }
         remote.user = user
         remote.passwordFile = try string("password_file", "a file path")

@@ -72,7 +72,7 @@ public struct IngestRun: Sendable {
             case .subscription(let remote):
                 reads.append(reading.subscription(remote, state: try remoteState(remote.url, store)))
             case .caldav(let remote):
-                reads.append(reading.caldav(remote, state: try remoteState(remote.url, store)))
+                reads.append(reading.caldav(remote, identity: source.identity, state: try remoteState(source.identity, store)))
             }
         }
         var read: IngestResult?
@@ -166,6 +166,38 @@ public struct IngestRun: Sendable {
             try store.setIngestZone(zone.identifier)
         } catch {
             throw .state(error)
+        }
+
+        // Moments this run did not produce but kept in the window (a remote calendar unchanged
+        // since the last run, an event still in a file but unreadable this time) may reach a model
+        // too: they go into the audit file, checked again by the filter; one that no longer passes
+        // is forgotten, never used.
+        let producedKeys = Set(entries.map { OccurrenceKey(event: $0.moment.eventReference, start: $0.moment.start).description })
+        var stale = Set<EventReference>()
+        do {
+            for stored in try store.moments() where !producedKeys.contains(stored.occurrenceKey.description) {
+                let at = zone.seconds(of: stored.start)
+                guard (stored.isRecurring ? window.recurring : window.oneOff).contains(at) else { continue }
+                guard let moment = filter.restored(
+                    phrase: stored.phrase, basePhrase: stored.basePhrase, grammar: stored.grammar,
+                    firstName: stored.firstName, rule: stored.rule, eventReference: stored.eventReference,
+                    start: stored.start, end: stored.end, isRecurring: stored.isRecurring,
+                    children: stored.children, kind: stored.kind)
+                else {
+                    stale.insert(stored.eventReference)
+                    continue
+                }
+                entries.append(AuditFile.Entry(moment: moment, date: zone.date(of: moment.start).description, family: family))
+            }
+            if !stale.isEmpty { try store.record([], window: storeWindow, forgetting: stale) }
+        } catch {
+            throw .state(error)
+        }
+        // The header counts every moment line: those read now and those kept.
+        counts.moments = entries.count
+        if entries.count > producedKeys.count || !stale.isEmpty {
+            // By date, as the audit file is written (verify checks the order); stable otherwise.
+            entries = entries.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
         }
 
         let header = AuditFile.Header(

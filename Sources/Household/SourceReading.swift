@@ -62,7 +62,14 @@ struct SourceReading {
         var read = SourceRead(identity: LocalPath.absolute(path))
         var documents: [(name: String, bytes: [UInt8])] = []
         var unreadable: [IngestError] = []
-        for file in SourceSetup.calendarFiles(inFolder: path) {
+        guard let files = SourceSetup.calendarFiles(inFolder: path) else {
+            // Not an empty folder: its moments must stay as they were.
+            var result = reader.read(paths: [])
+            result.fileErrors.append(.unreadableFile(path: path, reason: "the folder cannot be listed (permissions?)"))
+            read.result = result
+            return read
+        }
+        for file in files {
             var info = stat()
             guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if Int(info.st_size) > CalendarReader.maximumFileSize {
@@ -130,8 +137,8 @@ struct SourceReading {
     /// A CalDAV collection: what changed since the stored sync token (or a full listing), plus the
     /// objects due again for the moving window, fetched with calendar-multiget. A failure at any
     /// step stores nothing: the next run starts from the same token.
-    func caldav(_ remote: CalendarSource.Remote, state: RemoteState) -> SourceRead {
-        var read = SourceRead(identity: remote.url)
+    func caldav(_ remote: CalendarSource.Remote, identity: String, state: RemoteState) -> SourceRead {
+        var read = SourceRead(identity: identity)
         let url: URL
         do { url = try remote.address() } catch {
             read.failure = SourceFailure(source: remote.url, error: error)
@@ -157,7 +164,10 @@ struct SourceReading {
             }.keys
             let wanted = Set(changes.changed.filter { href, etag in known[href] != etag || state.objects[href] == nil }.keys)
                 .union(due).subtracting(deleted)
-            let objects = wanted.isEmpty ? [] : try client.fetch(wanted.sorted(), in: url)
+            let answers = wanted.isEmpty ? [] : try client.fetch(wanted.sorted(), in: url)
+            // Deleted since the listing (404 to the multiget): gone, not an error.
+            deleted.formUnion(answers.filter(\.isDeleted).map(\.href))
+            let objects = answers.filter { !$0.isDeleted }
             var documents: [(name: String, bytes: [UInt8])] = []
             var hrefOf: [String: String] = [:]
             for object in objects {
@@ -165,17 +175,18 @@ struct SourceReading {
                 hrefOf[name] = object.href
                 documents.append((name, object.data))
             }
-            // An href asked for and not answered was deleted meanwhile.
-            let answered = Set(objects.map(\.href))
-            deleted.formUnion(wanted.subtracting(answered))
             let result = documents.isEmpty ? reader.read(paths: []) : quiet { reader.read(documents: documents) }
             read.result = result
+            // An object not answered, or whose data is not a calendar, was not read: its stored
+            // state stays, and so does the sync token, so that the next run asks for it again.
+            let unreadable = Set(result.fileErrors.compactMap(\.path)).union(result.incompleteFiles).compactMap { hrefOf[$0] }
+            let notRead = wanted.subtracting(answers.map(\.href)).union(unreadable)
             var eventsOf: [String: Set<EventReference>] = [:]
             for occurrence in result.occurrences {
                 if let href = hrefOf[occurrence.source.file] { eventsOf[href, default: []].insert(occurrence.eventReference) }
             }
             var updated: [String: RemoteObject] = [:]
-            for object in objects {
+            for object in objects where !notRead.contains(object.href) {
                 let name = Self.name(of: object.href, in: url)
                 let events = eventsOf[object.href] ?? []
                 updated[object.href] = RemoteObject(
@@ -186,7 +197,8 @@ struct SourceReading {
             for href in deleted {
                 read.forgetting.formUnion(state.objects[href]?.events ?? [])
             }
-            read.update = RemoteUpdate(source: remote.url, syncToken: changes.syncToken, objects: updated,
+            let token = notRead.isEmpty ? changes.syncToken : state.syncToken
+            read.update = RemoteUpdate(source: identity, syncToken: token, objects: updated,
                                        removed: deleted.filter { state.objects[$0] != nil }.sorted())
         } catch {
             read.failure = SourceFailure(source: remote.url, error: .fetch(error))
@@ -207,8 +219,15 @@ extension Fetcher {
         var copy = self
         if let caFile = remote.caFile { copy.caFile = caFile }
         copy.allowsInsecureHTTP = copy.allowsInsecureHTTP || remote.insecureHTTP
+        // The password goes to the configured site only, whatever a server says.
+        copy.credentialScope = copy.credentialScope ?? URL(string: remote.url)
+        copy.deadline = copy.deadline ?? Date().addingTimeInterval(Self.sourceDeadline)
         return copy
     }
+
+    /// How long the fetch of one source may take in all, in seconds (30 minutes: a first sync of
+    /// 5,000 events from a slow server takes about 5).
+    static let sourceDeadline: Double = 30 * 60
 }
 
 /// Carries a non-escaping closure through `quietly`, which runs it before returning.

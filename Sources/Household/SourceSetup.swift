@@ -62,9 +62,11 @@ public enum SourceSetup {
     }
 
     /// The calendar files of a vdir folder (vdirsyncer's and khal's layout): the `.ics` files
-    /// directly inside, hidden ones left out, sorted by name, as full paths.
-    public static func calendarFiles(inFolder path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
+    /// directly inside, hidden ones left out, sorted by name, as full paths; `nil` when the folder
+    /// cannot be listed (permissions), which is not the same as an empty folder.
+    public static func calendarFiles(inFolder path: String) -> [String]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return nil }
+        return names
             .filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
             .sorted()
             .map { (path as NSString).appendingPathComponent($0) }

@@ -74,7 +74,9 @@ public enum AuditFile {
         public var events: Int
         /// Occurrences inside the window.
         public var occurrences: Int
-        /// Occurrences that became moments (whitelist or a parent's label).
+        /// Occurrences that became moments (whitelist or a parent's label), read now or kept from an
+        /// earlier run (a remote calendar not read again, an event unreadable this time): one per
+        /// moment line of the audit file.
         public var moments: Int
         /// Occurrences a disqualifier matched.
         public var disqualified: Int

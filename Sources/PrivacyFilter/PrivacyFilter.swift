@@ -334,6 +334,37 @@ public struct PrivacyFilter: Sendable {
             children: children, kind: kind))
     }
 
+    /// A moment read back from the state, checked again by the rules that made it: a whitelist
+    /// form (`rule`) rendered with its captured first name (a name the filter captures, or a family
+    /// word for a "chez" form), or a parent's label (`rule` "label", no first name, no
+    /// disqualifier, at most 60 characters). A remote calendar that did not change since the last
+    /// run is not read again, yet its moments may reach a model: they go into the audit file
+    /// through this check, the same one `AuditFile.verify` applies to each line.
+    /// - Returns: the moment, or `nil` when the stored values no longer pass (then it must not be
+    ///   used).
+    public func restored(
+        phrase: String, basePhrase: String, grammar: PhraseGrammar, firstName: String?, rule: String,
+        eventReference: EventReference, start: EventTime, end: EventTime, isRecurring: Bool,
+        children: [Int64], kind: String?
+    ) -> Moment? {
+        if rule == "label" {
+            guard firstName == nil, phrase.unicodeScalars.count <= 60, labelDisqualifier(phrase) == nil,
+                  phrase == Self.normalisedLabel(phrase), !phrase.isEmpty
+            else { return nil }
+        } else {
+            guard let form = whitelist.forms.first(where: { $0.id == rule }) else { return nil }
+            if let firstName {
+                let isFamilyWord = form.slot == .chez && Self.familyWords.contains(firstName)
+                guard form.slot != .none, isFamilyWord || acceptsName(firstName) else { return nil }
+            }
+            guard phrase == Self.render(form.phrase, slot: form.slot, name: firstName) else { return nil }
+        }
+        return Moment(
+            phrase: phrase, basePhrase: basePhrase, grammar: grammar, firstName: firstName, rule: rule,
+            eventReference: eventReference, start: start, end: end, isRecurring: isRecurring,
+            children: children, kind: kind)
+    }
+
     /// The disqualifier (`D..` id) a parent's label contains, read as stored
     /// (`normalisedLabel`: a word that invisible characters cut is whole again) and as typed;
     /// `nil` when none. The parents' rules (`P..`) do not apply: a label is the parent's choice.

@@ -260,6 +260,7 @@ public struct CalDAVClient: Sendable {
                     if member.status == 507 { truncated = true }
                     continue
                 }
+                guard DAVHref.isMember(href, of: me) else { continue }  // not one of this collection's objects
                 if member.status == 404 {
                     deleted.insert(href)
                     changed[href] = nil
@@ -296,6 +297,7 @@ public struct CalDAVClient: Sendable {
                 continue
             }
             if member.isCollection || (member.status.map { $0 >= 300 } ?? false) { continue }
+            guard DAVHref.isMember(href, of: me) || DAVHref.isMember(href, of: meThere) else { continue }
             listing[href] = member.etag ?? ""
         }
         return Self.compare(listing: listing, known: known, token: token?.isEmpty == false ? token : nil)
@@ -349,8 +351,10 @@ public struct CalDAVClient: Sendable {
             guard let multistatus = Multistatus.parse(response.body) else {
                 throw .unreadable(url: Fetcher.display(at), detail: "a multistatus that is not well-formed XML")
             }
+            let asked = Set(batch)
             for member in multistatus.responses {
                 let href = DAVHref.normalise(member.href, base: at)
+                guard asked.contains(href) else { continue }  // an answer for an href not asked for
                 let data = member.property(DAVNamespace.caldav, "calendar-data")
                 if member.status == 404 || (data == nil && member.missing.contains(DAVNamespace.caldav + " calendar-data")) {
                     objects.append(CalendarObject(href: href, etag: nil, data: []))

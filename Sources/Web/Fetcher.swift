@@ -67,10 +67,10 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Sends requests for calendar sources: follows redirects one hop at a time by dictee's rules,
 /// retries what may pass a moment later, and maps failures to `FetchError`.
 ///
-/// Redirects (at most `maximumRedirects`): to https on the same site (same host, or the same last
-/// two labels of the host name: caldav.icloud.com → p42-caldav.icloud.com) silently, with the
-/// credentials; to https on another site after saying so through `notice`, without the
-/// credentials; to plain http only for a loopback host or when `allowsInsecureHTTP`, and never
+/// Redirects (at most `maximumRedirects`): to https on the same site as `credentialScope` (same
+/// port, and the same host or registrable domain by the Public Suffix List, `Site.same`:
+/// caldav.icloud.com → p42-caldav.icloud.com) silently, with the credentials; to https on another
+/// site after saying so through `notice`, without the credentials; to plain http only for a loopback host or when `allowsInsecureHTTP`, and never
 /// from https (a downgrade, even to loopback). A 303 turns
 /// the request into a GET; other redirects keep the method and body (WebDAV's PROPFIND, REPORT).
 ///
@@ -94,6 +94,13 @@ public struct Fetcher: Sendable {
     public var maximumRedirects = 5
     /// Where a redirect to another site is said (stderr, in the command line).
     public var notice: @Sendable (String) -> Void
+    /// The address the user configured: credentials are sent only to its site (`Site.same`), whether
+    /// a request goes elsewhere through a redirect or because a server named another address (a
+    /// CalDAV calendar-home-set on another host). `nil`: the first address of each `send`.
+    public var credentialScope: URL?
+    /// When the whole fetch of a source must be over; a request after it fails as unreachable (a
+    /// server answering slowly forever must not hold the nightly run for hours). `nil`: no limit.
+    public var deadline: Date?
     /// How a request is sent.
     public var transport: Transport
 
@@ -119,8 +126,17 @@ public struct Fetcher: Sendable {
         request.caFile = request.caFile ?? caFile
         request.proxy = request.proxy ?? proxy
         let origin = request.url
+        let scope = credentialScope ?? origin
         try checkScheme(request.url, shownAs: Self.display(origin))
+        if request.credentials != nil, !Site.same(request.url, scope) {
+            // Hosts only: the path of a published calendar is its secret.
+            notice("\(scope.host ?? "?") points to \(request.url.host ?? "?")\(request.url.port.map { ":\($0)" } ?? "") (another site; no password sent there)")
+            request.credentials = nil
+        }
         for _ in 0...maximumRedirects {
+            if let deadline, Date() > deadline {
+                throw .unreachable(url: Self.display(request.url), detail: "the fetch of this source took too long; the next run tries again")
+            }
             let response = try sendRetrying(request)
             switch response.status {
             case 301, 302, 303, 307, 308:
@@ -134,9 +150,9 @@ public struct Fetcher: Sendable {
                                     detail: "a redirect from https to plain http is refused (the calendar would travel in clear)")
                 }
                 try checkScheme(next, shownAs: Self.display(request.url))
-                if !Self.sameSite(next, request.url) {
+                if !Site.same(next, scope) {
                     // Hosts only: the path of a published calendar is its secret.
-                    notice("\(request.url.host ?? "?") redirects to \(next.host ?? "?") (another site; no password sent there)")
+                    notice("\(request.url.host ?? "?") redirects to \(next.host ?? "?")\(next.port.map { ":\($0)" } ?? "") (another site; no password sent there)")
                     request.credentials = nil
                 }
                 if response.status == 303 {
@@ -219,19 +235,6 @@ public struct Fetcher: Sendable {
         if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
-    }
-
-    /// Same host, or the same last two labels of two host names (not for IP addresses).
-    static func sameSite(_ a: URL, _ b: URL) -> Bool {
-        let ha = (a.host ?? "").lowercased(), hb = (b.host ?? "").lowercased()
-        if ha == hb { return true }
-        func site(_ host: String) -> String? {
-            let labels = host.split(separator: ".")
-            guard labels.count >= 2, !labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
-            return labels.suffix(2).joined(separator: ".")
-        }
-        guard let sa = site(ha), let sb = site(hb) else { return false }
-        return sa == sb
     }
 
     static func reason(_ status: Int) -> String {

@@ -112,8 +112,12 @@ public enum HTTPClient {
         var data = Data()
         var headers: [String: String] = [:]
         let limit: Int
+        let cutsAtLimit: Bool
         var overflowed = false
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, cutsAtLimit: Bool) {
+            self.limit = limit
+            self.cutsAtLimit = cutsAtLimit
+        }
     }
 
     /// Sends `body` (JSON) to `url` with `method` (`POST`, or `GET` when `body` is nil), to a model
@@ -146,7 +150,7 @@ public enum HTTPClient {
         }
         headers = curl_slist_append(headers, "Expect:")
         defer { curl_slist_free_all(headers) }
-        let sink = Sink(limit: request.maximumBytes)
+        let sink = Sink(limit: request.maximumBytes, cutsAtLimit: cutAtLimit)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
 
@@ -179,7 +183,12 @@ public enum HTTPClient {
             guard let data, let context else { return 0 }
             let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
             let n = size * count
-            if sink.data.count + n > sink.limit { sink.overflowed = true }
+            if sink.data.count + n > sink.limit {
+                sink.overflowed = true
+                // Over the cap: stop the transfer now (an endless body must not run to the timeout),
+                // unless the caller keeps the first bytes of a longer answer.
+                if !sink.cutsAtLimit { return 0 }
+            }
             if sink.data.count < sink.limit {
                 sink.data.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: min(n, sink.limit - sink.data.count))
             }
@@ -213,6 +222,7 @@ public enum HTTPClient {
         } else {
             result = curl_easy_perform(curl)
         }
+        if sink.overflowed, !cutAtLimit { throw .tooLarge(limit: request.maximumBytes) }
         switch result {
         case CURLE_OK:
             if sink.overflowed, !cutAtLimit { throw .tooLarge(limit: request.maximumBytes) }

@@ -208,6 +208,13 @@ enum DAVHref {
         return trimmed(a) == trimmed(b)
     }
 
+    /// Whether the normalised `href` names a resource inside the collection `collection` (a
+    /// normalised path): a server's answer naming anything else is not one of its objects.
+    static func isMember(_ href: String, of collection: String) -> Bool {
+        let prefix = collection.hasSuffix("/") ? collection : collection + "/"
+        return href.hasPrefix(prefix) && href.count > prefix.count
+    }
+
     /// The URL of a normalised `href` on `base`'s server.
     static func url(_ href: String, on base: URL) -> URL? {
         guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true) else { return nil }

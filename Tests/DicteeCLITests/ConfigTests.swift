@@ -133,6 +133,8 @@ struct ConfigTests {
         (#"{"sources": [{"caldav": "https://dav.example.org/"}]}"#, #""sources[1].user" must be a user name, not nothing"#),
         (#"{"sources": [{"caldav": "https://anne:pw@dav.example.org/", "user": "anne"}]}"#, #""sources[1].caldav" must be an https URL without user or password"#),
         (#"{"sources": [{"url": "https://a.example.org/c.ics", "password": "x"}]}"#, #"unknown key "sources[1].password""#),
+        (#"{"sources": ["https://anne:pw4secret@cal.example.org/x.ics"]}"#, #""sources[1]" must be a file path, or an https URL without user or password, not another address"#),
+        (#"{"sources": [{"caldav": "https://dav.example.org/", "user": "an\u001b[31mne"}]}"#, #""sources[1].user" must be a user name, not control characters"#),
         (#"{"model": "/m.gguf"}"#, #""model" must be an object"#),
         (#"{"model": {"context": "2048"}}"#, #""model.context" must be a whole number of tokens above 0, not a string"#),
         (#"{"model": {"context": 0}}"#, #""model.context" must be a whole number of tokens above 0, not 0"#),

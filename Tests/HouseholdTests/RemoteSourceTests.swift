@@ -3,6 +3,7 @@ import DicteeTestSupport
 import Foundation
 import Household
 import Ingest
+import PrivacyFilter
 import Store
 import Testing
 import Web
@@ -34,8 +35,8 @@ import Web
 
     func store() throws -> StateStore { try StateStore(path: folder.appendingPathComponent("state.sqlite").path) }
 
-    func run(_ sources: [CalendarSource], _ store: StateStore, now: Int64? = nil) throws -> IngestReport {
-        try IngestRun(sources: sources, zone: zone, now: now ?? self.now, fetcher: Fetcher(attempts: 2, backoff: 0.05))
+    func run(_ sources: [CalendarSource], _ store: StateStore, now: Int64? = nil, audit: String? = nil) throws -> IngestReport {
+        try IngestRun(sources: sources, zone: zone, now: now ?? self.now, auditFile: audit, fetcher: Fetcher(attempts: 2, backoff: 0.05))
             .run(into: store)
     }
 
@@ -81,9 +82,17 @@ import Web
         let first = try run([source], store)
         #expect(first.sourceFailures.isEmpty, "\(first.sourceFailures)")
         #expect(first.counts.moments == 2)
-        let second = try run([source], store)
+        let audit = folder.appendingPathComponent("audit.jsonl").path
+        let second = try run([source], store, audit: audit)
         #expect(second.sourceFailures.isEmpty)
         #expect(try events(store).count == 2, "a 304 keeps the moments")
+        // The audit file lists every moment that may reach a model, also those of a calendar not
+        // read again this night (a fresh user found them missing).
+        let lines = try String(contentsOfFile: audit, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.contains { $0.contains("la sortie piscine") } && lines.contains { $0.contains("judo") }, "\(lines)")
+        let verified = AuditFile.verify(try String(contentsOfFile: audit, encoding: .utf8), whitelist: .bundled, labels: [])
+        #expect(verified.problems.isEmpty, "\(verified.problems)")
         let statuses = try server.requests().filter { $0.path == "/cal/famille.ics" }.map(\.status)
         #expect(statuses == [200, 304], "\(statuses)")
 

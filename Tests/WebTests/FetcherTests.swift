@@ -109,3 +109,64 @@ import Testing
         #expect(log.requests.count == 1)
     }
 }
+
+/// Where a password may go (`Site`, `Fetcher.credentialScope`), found by an adversarial run:
+/// a calendar-home-set on another host, a redirect to another port.
+@Suite struct CredentialScopeTests {
+    @Test func sitesFollowThePublicSuffixList() {
+        func same(_ a: String, _ b: String) -> Bool { Site.same(URL(string: a)!, URL(string: b)!) }
+        #expect(same("https://caldav.icloud.com/", "https://p42-caldav.icloud.com/123/"))
+        #expect(!same("https://anne.github.io/cal.ics", "https://evil.github.io/x"), "github.io is a public suffix")
+        #expect(!same("https://cal.example.co.uk/", "https://evil.co.uk/"), "co.uk is a public suffix")
+        #expect(!same("http://127.0.0.1:18001/", "http://127.0.0.1:18002/"), "another port is another site")
+        #expect(!same("http://127.0.0.1/", "http://127.0.0.2/"), "an IP address is only itself")
+        #expect(!same("https://cal.example.org/", "http://cal.example.org/"), "another scheme")
+        #expect(same("https://cal.example.org/", "https://cal.example.org:443/dav/"))
+    }
+
+    @Test func aRedirectToAnotherPortDropsThePassword() throws {
+        let log = FetcherTests.Log()
+        let f = Fetcher(attempts: 1, backoff: 0, notice: { log.notices.append($0) }, transport: { request in
+            log.add(request)
+            return request.url.port == 18003
+                ? HTTPResponse(status: 307, headers: ["location": "http://127.0.0.1:18002/home/"])
+                : HTTPResponse(status: 207)
+        })
+        var request = HTTPRequest(method: "PROPFIND", url: URL(string: "http://127.0.0.1:18003/")!)
+        request.credentials = .init(user: "anne", password: "S3cretPW")
+        _ = try f.send(request)
+        #expect(log.requests.last?.credentials == nil)
+        #expect(log.notices.count == 1 && !log.notices[0].contains("S3cretPW"))
+    }
+
+    @Test func anAddressOnAnotherSiteNamedByTheServerGetsNoPassword() throws {
+        // The server at 18001 named a calendar-home-set on localhost:18002: the client asks there,
+        // but the fetcher of a source scoped to 18001 sends no password.
+        let log = FetcherTests.Log()
+        var f = Fetcher(attempts: 1, backoff: 0, notice: { log.notices.append($0) }, transport: { request in
+            log.add(request)
+            return HTTPResponse(status: 207)
+        })
+        f.credentialScope = URL(string: "http://127.0.0.1:18001/")
+        var request = HTTPRequest(method: "PROPFIND", url: URL(string: "http://localhost:18002/home/")!)
+        request.credentials = .init(user: "anne", password: "S3cretPW")
+        _ = try f.send(request)
+        #expect(log.requests.last?.credentials == nil)
+        #expect(log.notices.first?.contains("another site") == true)
+        var same = request
+        same.url = URL(string: "http://127.0.0.1:18001/anne/")!
+        _ = try f.send(same)
+        #expect(log.requests.last?.credentials?.password == "S3cretPW")
+    }
+
+    @Test func aDeadlinePassedStopsTheFetch() {
+        var f = Fetcher(attempts: 1, backoff: 0, transport: { _ in HTTPResponse(status: 200) })
+        f.deadline = Date(timeIntervalSinceNow: -1)
+        do {
+            _ = try f.send(HTTPRequest(url: URL(string: "https://cal.example.org/a.ics")!))
+            Issue.record("a fetch past its deadline must stop")
+        } catch {
+            #expect(error.exitCode == 69)
+        }
+    }
+}

@@ -44,7 +44,11 @@ extension Dictee {
             let (zone, now) = try TimeOptions.resolve(arguments, context)
             let store = try StateOptions.open(context)
             let output = context.output
-            let job = IngestRun(sources: arguments.positionals.map(CalendarSource.init(text:)), zone: zone, now: now,
+            var sources: [CalendarSource] = []
+            for given in arguments.positionals {
+                sources.append(given.contains("://") ? .subscription(.init(url: try SourceCommand.remoteURL(given))) : .path(given))
+            }
+            let job = IngestRun(sources: sources, zone: zone, now: now,
                                 auditFile: arguments.values["audit"],
                                 fetcher: Fetcher(proxy: try ConfigOptions.load(context).proxy, notice: { output.warning($0) }),
                                 environment: context.environment, quietly: { body in StandardError.silenced(body) })

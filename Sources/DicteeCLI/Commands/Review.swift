@@ -103,7 +103,7 @@ extension Dictee {
             // A vdir folder: its .ics files. A remote source is not fetched again for a title.
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
-            let files = isDirectory.boolValue ? SourceSetup.calendarFiles(inFolder: path) : [path]
+            let files = isDirectory.boolValue ? SourceSetup.calendarFiles(inFolder: path) ?? [] : [path]
             let result = StandardError.silenced { reader.read(paths: files) }
             // Titles may come from other people's invitations: no control or invisible character
             // (terminal escapes, bidirectional overrides) reaches the terminal.
