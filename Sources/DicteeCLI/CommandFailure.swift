@@ -71,7 +71,10 @@ struct CommandFailure: Error, Sendable, Equatable {
             self.init(ExitCode(rawValue: fetch.exitCode), error.description, hint: fetch.hint)
         case .password:
             self.init(.noPermission, error.description,
-                      hint: "put the password alone on the first line of that file (chmod 600), or set DICTEE_CALDAV_PASSWORD")
+                      hint: "put the password alone on the first line of that file (chmod 600)")
+        case .noPassword(_, let host):
+            self.init(.noPermission, error.description,
+                      hint: "give --password-file FILE (kept in the configuration: cron finds it too), or a ~/.netrc line 'machine \(host) login NAME password PW', or set DICTEE_CALDAV_PASSWORD")
         }
     }
 

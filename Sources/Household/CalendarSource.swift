@@ -124,9 +124,19 @@ public enum CalendarSource: Sendable, Hashable, CustomStringConvertible, Express
 /// the entry names one). The password never goes in argv, the configuration, the state, a log or
 /// an error.
 public enum CalDAVPassword {
+    /// The password for `remote`.
+    /// - Throws: `HouseholdError.password` when the password file is named but cannot be read,
+    ///   `.noPassword` when none is given anywhere (nothing is sent: an empty password would count
+    ///   as a failed login on the server).
+    public static func require(for remote: CalendarSource.Remote, environment: [String: String]) throws(HouseholdError) -> String {
+        guard let password = try find(for: remote, environment: environment) else {
+            throw .noPassword(user: remote.user ?? "", host: URL(string: remote.url)?.host ?? remote.url)
+        }
+        return password
+    }
+
     /// The password for `remote`, or `nil` when none is given anywhere.
-    /// - Throws: `FetchError.refusedCredentials`-like `HouseholdError.password` when the password
-    ///   file is named but cannot be read.
+    /// - Throws: `HouseholdError.password` when the password file is named but cannot be read.
     public static func find(for remote: CalendarSource.Remote, environment: [String: String]) throws(HouseholdError) -> String? {
         if let file = remote.passwordFile {
             guard let data = FileManager.default.contents(atPath: file),
@@ -134,8 +144,9 @@ public enum CalDAVPassword {
             else {
                 throw .password(path: file, reason: FileManager.default.fileExists(atPath: file) ? "not readable (permissions?)" : "no such file")
             }
-            let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            // Split on the scalars: "\r\n" is one Character in Swift (a file saved on Windows).
+            let password = text.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" })
+                .first.map { String(String.UnicodeScalarView($0)) } ?? ""
             guard !password.isEmpty else { throw .password(path: file, reason: "the first line is empty") }
             return password
         }
@@ -149,7 +160,8 @@ public enum CalDAVPassword {
     /// The password of the `machine HOST` entry of a .netrc text (or `default`), when its `login`
     /// is `user` or absent (the netrc format of ftp(1) and curl: tokens separated by blanks).
     static func netrcPassword(_ text: String, host: String, user: String?) -> String? {
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        // Character.isWhitespace: "\r\n" is one Character in Swift (a file saved on Windows).
+        let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
         var entries: [(machine: String?, login: String?, password: String?)] = []
         var k = 0
         while k < tokens.count {

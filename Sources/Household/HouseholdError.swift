@@ -35,6 +35,8 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
     case fetch(FetchError)
     /// The CalDAV password file named in the configuration cannot be read.
     case password(path: String, reason: String)
+    /// No CalDAV password anywhere (password file, `DICTEE_CALDAV_PASSWORD`, `~/.netrc`).
+    case noPassword(user: String, host: String)
 
     public var description: String {
         switch self {
@@ -53,6 +55,7 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unknownChild: "no child with this first name"
         case .fetch(let error): error.description
         case .password(let path, let reason): "\(path): cannot read the CalDAV password (\(reason))"
+        case .noPassword(let user, let host): "no CalDAV password found for user \(TerminalText.sanitized(user)) on \(host): nothing was sent"
         }
     }
 }

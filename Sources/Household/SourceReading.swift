@@ -144,14 +144,14 @@ struct SourceReading {
             read.failure = SourceFailure(source: remote.url, error: error)
             return read
         }
-        let password: String?
+        let password: String
         do {
-            password = try CalDAVPassword.find(for: remote, environment: environment)
+            password = try CalDAVPassword.require(for: remote, environment: environment)
         } catch {
             read.failure = SourceFailure(source: remote.url, error: error)
             return read
         }
-        let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password ?? "") }
+        let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password) }
         let client = CalDAVClient(fetcher: fetcher.with(remote), credentials: credentials)
         let known = state.objects.compactMapValues(\.etag)
         do {

@@ -42,8 +42,8 @@ public enum SourceSetup {
     public static func discover(_ remote: CalendarSource.Remote, fetcher: Fetcher,
                                 environment: [String: String]) throws(HouseholdError) -> [CalDAVCalendar] {
         let url = try remote.address()
-        let password = try CalDAVPassword.find(for: remote, environment: environment)
-        let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password ?? "") }
+        let password = try CalDAVPassword.require(for: remote, environment: environment)
+        let credentials = remote.user.map { HTTPRequest.Credentials(user: $0, password: password) }
         do {
             return try CalDAVClient(fetcher: fetcher.with(remote), credentials: credentials).discover(url)
         } catch {

@@ -100,3 +100,28 @@ extension StateStore {
         }
     }
 }
+
+extension StateStore {
+    /// Forgets a calendar source removed from the configuration: every occurrence read from it
+    /// (its moments, the suggestions waiting for them and the dictations not yet served about
+    /// them go with them; dictations already served keep their text), and for a remote source its
+    /// sync token and objects. One transaction.
+    /// - Parameter identity: the source as stored (`sources.path`: a path, or a URL).
+    /// - Returns: how many occurrences were forgotten (0 when the source was never read).
+    /// - Throws: `StateError.store`.
+    @discardableResult
+    public func forgetSource(_ identity: String) throws(StateError) -> Int {
+        try run {
+            try db.transaction {
+                guard let id = try db.query("SELECT id FROM sources WHERE path = ?", [.text(identity)]).first?.int64("id") else {
+                    return 0
+                }
+                try db.execute("DELETE FROM occurrences WHERE source_id = ?", [.integer(id)])
+                let removed = db.changes
+                try db.execute("DELETE FROM remote_objects WHERE source_id = ?", [.integer(id)])
+                try db.execute("DELETE FROM sources WHERE id = ?", [.integer(id)])
+                return removed
+            }
+        }
+    }
+}

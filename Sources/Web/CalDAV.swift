@@ -382,6 +382,10 @@ public struct CalDAVClient: Sendable {
 
     private func propfind(_ url: URL, depth: Int, body: String) throws(FetchError) -> (Multistatus, URL) {
         let (response, at) = try send("PROPFIND", url, depth: String(depth), body: body)
+        if [200, 405, 501].contains(response.status) {
+            throw .unreadable(url: Fetcher.display(at),
+                              detail: "not a CalDAV server: it answered \(response.status) to PROPFIND; for an .ics address use 'dictee source add URL'")
+        }
         guard response.status == 207 else { throw .refused(url: Fetcher.display(at), status: response.status) }
         guard let multistatus = Multistatus.parse(response.body) else {
             throw .unreadable(url: Fetcher.display(at), detail: "a multistatus that is not well-formed XML")

@@ -39,10 +39,12 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line, e.g. "https://cal.example.org/dav/: the server refused the user name or password".
     public var description: String {
         switch self {
-        case .refusedCredentials(let url): return "\(url): the server refused the user name or password"
+        case .refusedCredentials(let url): return "\(url): the server refused access (the user name or password, or an address that is not this user's)"
         case .unreachable(let url, let detail): return "\(url): server unreachable (\(detail))"
         case .certificate(let url, let detail): return "\(url): certificate not trusted (\(detail))"
-        case .refused(let url, let status): return "\(url): the server answered \(status) \(Fetcher.reason(status))"
+        case .refused(let url, let status):
+            let reason = Fetcher.reason(status)
+            return "\(url): the server answered \(status)" + (reason.isEmpty ? "" : " " + reason)
         case .redirect(let url, let detail): return "\(url): \(detail)"
         case .unreadable(let url, let detail): return "\(url): unreadable answer (\(detail))"
         }
@@ -56,7 +58,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable: return "check the network and the address; the next run tries again"
         case .certificate: return "for a home server with its own certificate authority, give it with --ca-file"
         case .refused(_, let status) where status == 404 || status == 410:
-            return "the address no longer exists: copy it again from the calendar's sharing settings"
+            return "nothing at this address: copy it again from the calendar's sharing settings (for CalDAV, 'dictee caldav discover' lists the calendars)"
         case .refused: return "check the address"
         case .redirect: return "give the final https address"
         case .unreadable: return "check that the address is the calendar's own (.ics or CalDAV), not a web page"

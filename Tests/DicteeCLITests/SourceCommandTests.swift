@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import DicteeCLI
 @testable import Household
+import Store
 
 /// `dictee source add URL`, `source add caldav`, `caldav discover`, `ingest URL` and `privacy`
 /// against servers on 127.0.0.1 (issue 14): what the parent sees, and that no password is kept.
@@ -80,7 +81,9 @@ import Testing
         let password = run(["source", "add", "https://anne:s3cret@cal.example.org/famille.ics"])
         #expect(password.code == .usage && !password.stderr.contains("s3cret"))
         let plain = run(["source", "add", "http://cal.example.org/famille.ics"])
-        #expect(plain.code == .unavailable && plain.stderr.contains("--insecure-http"), "\(plain.stderr)")
+        #expect(plain.code == .usage && plain.stderr.contains("--insecure-http"), "\(plain.stderr)")
+        let user = run(["source", "add", "https://cal.example.org/famille.ics", "--user", "anne"])
+        #expect(user.code == .usage && user.stderr.contains("needs no user name"), "\(user.stderr)")
         let ftp = run(["source", "add", "ftp://cal.example.org/famille.ics"])
         #expect(ftp.code == .usage, "\(ftp.stderr)")
         let caldavWithoutUser = run(["source", "add", "caldav", "https://cal.example.org/"])
@@ -142,5 +145,36 @@ import Testing
         #expect(list.stdout.contains("caldav \(collection) (user \(CalDAVTestServer.user))"), "\(list.stdout)")
         let privacy = run(["privacy"])
         #expect(privacy.stdout.contains("reads the calendar from 127.0.0.1 as user \(CalDAVTestServer.user) (CalDAV)"), "\(privacy.stdout)")
+    }
+
+    @Test("source remove forgets what was read from the source: its moments leave the cards")
+    func removeForgets() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/famille.ics"
+        try Self.calendar.write(to: URL(fileURLWithPath: file))
+        #expect(run(["source", "add", file]).code == .ok)
+        #expect(run(["ingest", file, "--now", "2026-11-29T18:00:00+01:00"]).code == .ok)
+        let removed = run(["source", "remove", "1"])
+        #expect(removed.code == .ok, "\(removed.stderr)")
+        #expect(removed.stdout.contains("forgot the 2 occurrences read from it"), "\(removed.stdout)")
+        let store = try StateStore(path: folder + "/state.sqlite")
+        #expect(try store.moments().isEmpty)
+    }
+
+    @Test("a server that is not CalDAV is exit 65 with a hint; no password found is exit 77 and nothing is sent")
+    func notCalDAVAndNoPassword() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let server = try HTTPSTestServer(secure: false)
+        defer { server.stop() }
+        let passwordFile = folder + "/pw"
+        try Data("secret\r\n".utf8).write(to: URL(fileURLWithPath: passwordFile))
+        let plain = run(["source", "add", "caldav", server.url("/cal/").absoluteString, "--user", "anne", "--password-file", passwordFile])
+        #expect(plain.code == .dataError, "\(plain.stderr)")
+        #expect(plain.stderr.contains("not a CalDAV server") && plain.stderr.contains("dictee source add URL"), "\(plain.stderr)")
+        let before = try server.requests().count
+        let none = run(["caldav", "discover", server.url("/").absoluteString, "--user", "anne"])
+        #expect(none.code == .noPermission, "\(none.stderr)")
+        #expect(none.stderr.contains("no CalDAV password found for user anne"), "\(none.stderr)")
+        #expect(try server.requests().count == before, "nothing sent without a password")
     }
 }

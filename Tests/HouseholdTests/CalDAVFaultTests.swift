@@ -131,4 +131,13 @@ import Web
         #expect(anne.identity != bob.identity)
         #expect(anne.identity == "https://anne@dav.example.org/cal/famille/")
     }
+
+    @Test func aPasswordFileSavedOnWindowsIsReadWithoutItsCarriageReturn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("pw")
+        try Data("S3cret\r\nsecond line\r\n".utf8).write(to: file)
+        let remote = CalendarSource.Remote(url: "https://dav.example.org/", user: "anne", passwordFile: file.path)
+        #expect(try CalDAVPassword.find(for: remote, environment: [:]) == "S3cret")
+        #expect(CalDAVPassword.netrcPassword("machine dav.example.org\r\n login anne\r\n password pw2\r\n", host: "dav.example.org", user: "anne") == "pw2")
+    }
 }

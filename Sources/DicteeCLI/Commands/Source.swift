@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Household
+import Store
 import Web
 
 extension Dictee {
@@ -90,7 +91,14 @@ extension Dictee {
             case "add":
                 let source = try sourceToAdd(rest, arguments, context, config: config)
                 if let index = config.sources.firstIndex(where: { $0.identity == source.identity }) {
-                    output.line("already added as source \(index + 1): \(source.identity)")
+                    guard config.sources[index] != source else {
+                        output.line("already added as source \(index + 1): \(source.identity)")
+                        return .ok
+                    }
+                    // The same calendar with other options (a new password file, a CA file): updated.
+                    config.sources[index] = source
+                    do { try config.save(to: path) } catch { throw CommandFailure(HouseholdError.config(error)) }
+                    output.line("updated source \(index + 1): \(source)")
                     return .ok
                 }
                 config.sources.append(source)
@@ -117,6 +125,15 @@ extension Dictee {
                     throw CommandFailure(HouseholdError.config(error))
                 }
                 output.line("removed source \(id): \(removed)")
+                // What was read from it goes too: its moments must not stay on the cards.
+                if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
+                    let store = try StateOptions.open(context, create: false)
+                    let forgotten: Int
+                    do { forgotten = try store.forgetSource(removed.identity) } catch { throw CommandFailure(error) }
+                    if forgotten > 0 {
+                        output.line("forgot the \(forgotten) occurrence\(forgotten == 1 ? "" : "s") read from it (its moments, and the dictations not yet served about them)")
+                    }
+                }
                 if id <= config.sources.count {
                     output.hint("the sources after it are renumbered; run 'dictee source list'")
                 }
@@ -199,13 +216,25 @@ extension Dictee {
                 }
                 var chosen = remote
                 chosen.url = calendar.url.absoluteString
+                if remote.passwordFile == nil, context.environment["DICTEE_CALDAV_PASSWORD"].map({ !$0.isEmpty }) == true {
+                    output.hint("the password came from DICTEE_CALDAV_PASSWORD, which is not saved: 'dictee nightly' (cron) needs it too, or give --password-file FILE")
+                }
                 return .caldav(chosen)
             }
             guard rest.count == 1, !rest[0].isEmpty else {
                 throw CommandFailure(.usage, "source add needs one calendar file, folder or URL", hint: example)
             }
             if CalendarSource.subscriptionURL(rest[0]) != nil || rest[0].contains("://") {
-                let remote = CalendarSource.Remote(url: try remoteURL(rest[0]), caFile: caFile, insecureHTTP: insecure)
+                if arguments.values["user"] != nil || arguments.values["password-file"] != nil {
+                    throw CommandFailure(.usage, "--user and --password-file go with 'dictee source add caldav URL'",
+                                         hint: "a subscription address is secret by itself: it needs no user name")
+                }
+                let url = try remoteURL(rest[0])
+                if let parsed = URL(string: url), parsed.scheme == "http", !insecure, !Fetcher.isLoopback(parsed.host ?? "") {
+                    throw CommandFailure(.usage, "plain http to \(parsed.host ?? "?") is refused (the calendar would travel in clear)",
+                                         hint: "use the https:// address, or --insecure-http for a server on your own network")
+                }
+                let remote = CalendarSource.Remote(url: url, caFile: caFile, insecureHTTP: insecure)
                 let events = try household { () throws(HouseholdError) in try SourceSetup.checkSubscription(remote, fetcher: fetcher) }
                 output.line("\(Subscription.display(URL(string: remote.url)!)) answers with a calendar of \(events) event\(events == 1 ? "" : "s")")
                 return .subscription(remote)
@@ -225,8 +254,8 @@ extension Dictee {
         /// user or password in it.
         static func remoteURL(_ text: String) throws(CommandFailure) -> String {
             if let url = URL(string: text), url.user != nil || url.password != nil {
-                throw CommandFailure(.usage, "a password never goes in an address",
-                                     hint: "give --user NAME, and the password in --password-file FILE, DICTEE_CALDAV_PASSWORD or ~/.netrc")
+                throw CommandFailure(.usage, "a user name or password never goes in an address",
+                                     hint: "for CalDAV: 'dictee source add caldav URL --user NAME --password-file FILE'; a subscription address needs neither")
             }
             guard let url = Subscription.url(from: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
                 throw CommandFailure(.usage, "\(TerminalText.sanitized(text)): not an https:// (or webcal://) address")
