@@ -184,6 +184,28 @@ struct FixedChecker: DraftChecker {
         #expect(events.routes == [.library(.noModel)])
     }
 
+    @Test func aSourceThatCannotBeFetchedCostsNothingAndTheRunEndsWithErrors() throws {
+        var (job, dir, _) = try family(model: nil, checker: FixedChecker())
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = try job.run()
+        #expect(!first.hadErrors)
+        let store = try StateStore(path: job.paths.state)
+        let before = try store.moments().count
+        // The configured sources: the family's file and a subscription nobody answers (loopback, port 1).
+        job.calendars = nil
+        job.config.sources = [.path(repositoryRoot.appendingPathComponent("Fixtures/famille.ics").path),
+                              .subscription(.init(url: "http://127.0.0.1:1/ecole.ics"))]
+        final class Events: @unchecked Sendable { var failures: [SourceFailure] = [] }
+        let events = Events()
+        job.log = { if case .ingested(let report) = $0 { events.failures += report.sourceFailures } }
+        let second = try job.run()
+        #expect(second.hadErrors, "a failing source makes the run end with status 1")
+        #expect(events.failures.count == 1)
+        if case .fetch(let error)? = events.failures.first?.error { #expect(error.exitCode == 69) }
+        #expect(try store.moments().count == before, "the file's moments stay, nothing is lost")
+        #expect(second.cardsReady == first.cardsReady)
+    }
+
     @Test func aSecondRunWhileTheFirstHoldsTheLockIsRefusedNamingTheHolder() throws {
         let (job, dir, paths) = try family(model: nil, checker: FixedChecker())
         defer { try? FileManager.default.removeItem(at: dir) }
