@@ -3,9 +3,9 @@
 
 Runs `dictee events FILE --now ISO --tz IANA --json`, the Python baseline
 (baseline_events.py) and, with --bare-libical, libical's bare parse of the
-whole file (bare_libical.c) several times each on the same calendar; dictee
-and the bare parse run alternately, so that a change of load on the machine
-weighs on both alike. Every run is one child process; its wall time is
+whole file (bare_libical.c) several times each on the same calendar, one run
+of each in turn (dictee, bare parse, Python; then again), so that a change of
+load on the machine during the benchmark weighs on all of them alike. Every run is one child process; its wall time is
 measured around spawn + os.wait4, and its peak RSS is the ru_maxrss of that
 child from os.wait4 (the maximum over the runs is reported). Linux folds the
 harness's own footprint at spawn time (~20 MB) into the child's ru_maxrss, so
@@ -62,20 +62,6 @@ def run_once(cmd: list[str], stdout_path: str, stderr_path: str) -> Run:
     proc.returncode = os.waitstatus_to_exitcode(status)  # reaped: keep Popen from waiting
     # Linux reports ru_maxrss in KiB.
     return Run(seconds, usage.ru_maxrss / 1024, proc.returncode, stdout_path, stderr_path)
-
-
-def measure(label: str, cmd: list[str], runs: int, workdir: str, tag: str) -> list[Run]:
-    print(f"[bench] {label}: {runs} run(s) of: {' '.join(cmd)}", file=sys.stderr, flush=True)
-    results = []
-    for i in range(runs):
-        r = run_once(cmd, os.path.join(workdir, f"{tag}-{i}.json"),
-                     os.path.join(workdir, f"{tag}-{i}.stderr"))
-        print(f"[bench]   run {i + 1}: {r.seconds:.3f} s, peak RSS {r.max_rss_mb:.0f} MB, "
-              f"exit {r.exit_code}", file=sys.stderr, flush=True)
-        results.append(r)
-        if r.exit_code != 0:
-            break
-    return results
 
 
 def measure_alternately(jobs: list[tuple[str, list[str], int, str]], workdir: str) -> list[list[Run]]:
@@ -188,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append(("dictee", [args.dictee, "events", *query, "--json"], args.dictee_runs, "dictee"))
     if args.bare_libical:
         jobs.append(("bare libical", [args.bare_libical, args.calendar], args.libical_runs, "libical"))
-    measured = measure_alternately(jobs, args.workdir) if jobs else []
+    jobs.append(("baseline", [args.python, args.baseline_script, *query], args.python_runs, "baseline"))
+    measured = measure_alternately(jobs, args.workdir)
     dictee_runs = measured[0] if args.dictee else []
-    bare_runs = measured[-1] if args.bare_libical else []
-    for label, runs in (("dictee", dictee_runs), ("bare libical", bare_runs)):
+    bare_runs = measured[-2] if args.bare_libical else []
+    base_runs = measured[-1]
+    for label, runs in (("dictee", dictee_runs), ("bare libical", bare_runs), ("baseline", base_runs)):
         if runs and runs[-1].exit_code != 0:
             r = runs[-1]
             print(f"[bench] {label} failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
@@ -202,13 +190,6 @@ def main(argv: list[str] | None = None) -> int:
     if bare_runs:
         with open(bare_runs[0].stdout_path, "rb") as f:
             bare_events = f.read().decode("ascii", "replace").strip()
-    base_runs = measure("baseline", [args.python, args.baseline_script, *query],
-                        args.python_runs, args.workdir, "baseline")
-    if base_runs[-1].exit_code != 0:
-        r = base_runs[-1]
-        print(f"[bench] baseline failed (exit {r.exit_code}); stderr:\n{tail(r.stderr_path)}",
-              file=sys.stderr)
-        return 1
 
     base = load(base_runs[0].stdout_path)
     base_median = statistics.median(r.seconds for r in base_runs)

@@ -267,6 +267,10 @@ struct CalendarLayout {
     /// there, so that a long folded line left out (an ATTENDEE, a VALARM's text) is never copied.
     private static func appendEvent(_ b: [UInt8], _ range: Range<Int>, to chunk: inout [UInt8]) {
         var depth = 0
+        // A first STATUS or SEQUENCE line that says what its absence says is held back, and
+        // written only if another line of that property follows (libical reads the first one).
+        var held: [ArraySlice<UInt8>?] = [nil, nil]  // per `defaults` entry
+        var written: [Bool] = [false, false]
         forEachLogicalLine(b, range) { first, continuations in
             var unfolded: [UInt8]?
             var lineKind = kind(b, first.lowerBound, first.upperBound)
@@ -289,7 +293,22 @@ struct CalendarLayout {
                 if depth == 1 { emit(line(), to: &chunk) }
                 depth -= 1
             case .read where depth == 1:
-                emit(line(), to: &chunk)
+                let text = line()
+                guard let property = defaultable(text) else {
+                    emit(text, to: &chunk)
+                    break
+                }
+                if let earlier = held[property] {
+                    held[property] = nil
+                    emit(earlier, to: &chunk)
+                    emit(text, to: &chunk)
+                    written[property] = true
+                } else if !written[property], isDefault(text, property) {
+                    held[property] = text
+                } else {
+                    emit(text, to: &chunk)
+                    written[property] = true
+                }
             case .list where depth == 1:
                 emitList(line(), to: &chunk)
             default:
@@ -299,6 +318,36 @@ struct CalendarLayout {
     }
 
     private enum LineKind { case begin, end, read, list, other }
+
+    /// `STATUS:CONFIRMED`, `STATUS:TENTATIVE` and `SEQUENCE:0` (values as written, upper case, no
+    /// parameter) tell dictee what a VEVENT without them does (not cancelled, sequence 0), and
+    /// libical spends more on reading an enumerated STATUS than on any other property: such a line
+    /// is left out when it is its property's only one.
+    private static let defaults: [(name: StaticString, values: [[UInt8]])] = [
+        ("STATUS", [Array("CONFIRMED".utf8), Array("TENTATIVE".utf8)]),
+        ("SEQUENCE", [Array("0".utf8)]),
+    ]
+
+    /// The index in `defaults` of the property of `line`, a `readProperties` line.
+    private static func defaultable(_ line: ArraySlice<UInt8>) -> Int? {
+        guard let c = line.first, c | 0x20 == 0x73 else { return nil }  // s
+        for (k, d) in defaults.enumerated() {
+            let n = d.name.utf8CodeUnitCount
+            guard line.count > n else { continue }
+            let separator = line[line.startIndex + n]
+            guard separator == 0x3A || separator == 0x3B else { continue }
+            let name = UnsafeBufferPointer(start: d.name.utf8Start, count: n)
+            if zip(line.prefix(n), name).allSatisfy({ $0 & 0xDF == $1 & 0xDF }) { return k }
+        }
+        return nil
+    }
+
+    /// Whether `line` is `NAME:VALUE` with one of the default values of `defaults[property]`.
+    private static func isDefault(_ line: ArraySlice<UInt8>, _ property: Int) -> Bool {
+        let n = defaults[property].name.utf8CodeUnitCount
+        guard line.count > n, line[line.startIndex + n] == 0x3A else { return false }
+        return defaults[property].values.contains { $0[...].elementsEqual(line.dropFirst(n + 1)) }
+    }
 
     /// What the content line `b[i..<end]` is: `BEGIN:`, `END:`, one of `readProperties` (EXDATE and
     /// RDATE are lists), or anything else; `nil` when the name runs to the end of `end` (it may go

@@ -620,8 +620,10 @@ final class Zone: @unchecked Sendable {
         // No offset change within a day of this date: libical's answer, without asking it.
         if let offset = quiet { return fields - Int64(offset) }
         let guess = libicalInstant(of: local)
-        let before = utcOffset(at: guess - 86_400)
-        let after = utcOffset(at: guess + 86_400)
+        // Asked of libical directly: caching these days for local(at:) would cost two more calls
+        // each, for days an occurrence rarely starts on.
+        let before = libicalOffset(at: guess - 86_400)
+        let after = libicalOffset(at: guess + 86_400)
         if before == after {
             cacheLock.lock()
             if quietDays.count > 100_000 { quietDays.removeAll() }
@@ -672,6 +674,11 @@ final class Zone: @unchecked Sendable {
             cacheLock.unlock()
         }
         return result
+    }
+
+    /// The UTC offset at `instant` as libical gives it, without the cache of `local(at:)`.
+    private func libicalOffset(at instant: Int64) -> Int {
+        Int(libicalLocal(at: instant).secondsIfUTC - instant)
     }
 
     private func libicalLocal(at instant: Int64) -> LocalDateTime {

@@ -10,7 +10,9 @@ import DicteeCore
 /// - no RRULE, RDATE, EXRULE or RECURRENCE-ID (a one-off, not an override);
 /// - no other VEVENT of the file shares its UID (a master, another version with a higher SEQUENCE
 ///   or a duplicate changes what is kept; a UID met in another file is handled by the reader,
-///   which then parses the event after all: `ReadSession.finish`);
+///   which then parses the event after all: `ReadSession.finish`), and its UID, if any, reads the
+///   same in libical and byte for byte (`UIDKey.isPlain`);
+/// - no property name of its own folded over two lines (it could hide an RRULE);
 /// - exactly one DTSTART, written `YYYYMMDD`, `YYYYMMDDTHHMMSS` or `YYYYMMDDTHHMMSSZ` on one
 ///   physical line, a real date, whose fields read as UTC lie more than `margin` before the one-off
 ///   window's lower bound or at least `margin` after its upper bound. Whatever the zone (a TZID,

@@ -59,8 +59,14 @@ enum Windows1252 {
                     i += 8
                     continue
                 }
-                if base[i] < 0x80 {
+                let b = base[i]
+                if b < 0x80 {
                     i += 1
+                    continue
+                }
+                // Two-byte sequences (é, è, à, ç...) without the general case's closures.
+                if b >= 0xC2, b <= 0xDF, i + 1 < n, base[i + 1] & 0xC0 == 0x80 {
+                    i += 2
                     continue
                 }
                 let length = sequenceLength(buffer, at: i, folds: false)
