@@ -201,6 +201,12 @@ struct CalendarLayout {
     /// How many chunks `chunk(_:of:)` gives (at least 1).
     var chunkCount: Int { blocks == nil ? 1 : max(plan.count, 1) }
 
+    /// The VCALENDAR (index in `blocks`) the `index`-th chunk comes from; `nil` when the file is
+    /// parsed whole. Chunks of one VCALENDAR carry the same header: the same VTIMEZONEs.
+    func block(ofChunk index: Int) -> Int? {
+        blocks != nil && index < plan.count ? plan[index].block : nil
+    }
+
     /// The `index`-th chunk: a whole VCALENDAR text, or the whole file when it is irregular.
     func chunk(_ index: Int, of bytes: [UInt8]) -> [UInt8] {
         guard let blocks, index < plan.count else { return blocks == nil ? bytes : [] }

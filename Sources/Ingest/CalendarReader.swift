@@ -244,7 +244,10 @@ final class ReadSession {
                 uid: entry?.uid ?? "", code: "unclosed-event",
                 message: "this VEVENT has no END:VEVENT before the next one begins; it is left out"))
         }
+        var chunk = 0
         while let document = parser.take() {
+            file.block = layout.block(ofChunk: chunk)
+            chunk += 1
             document?.forEachCalendar { calendar in
                 guard calendar.isCalendar || calendar.isBareEvent else { return }
                 file.sawCalendar = true
@@ -352,10 +355,16 @@ final class ReadSession {
         var cappedAt: Int?
         /// The `BEGIN:VEVENT` lines libical gave an event for (the others were nested).
         var read = Set<Int>()
+        /// The VCALENDAR of the file the chunk being read comes from (`nil`: the file is read
+        /// whole), and the zones its TZIDs name: the chunks of one VCALENDAR repeat its
+        /// VTIMEZONEs, which libical would otherwise expand again for each chunk.
+        var block: Int?
+        var blockZones: [Int: [String: Zone?]] = [:]
     }
 
     private func read(_ calendar: LibicalCalendar, _ file: inout FileState) {
-        var calendarZones: [String: Zone?] = [:]
+        var calendarZones: [String: Zone?] = file.block.flatMap { file.blockZones[$0] } ?? [:]
+        defer { if let block = file.block { file.blockZones[block] = calendarZones } }
         var floating = configured
         if let wr = calendar.wrTimezone {
             if let z = lookUpZone(wr) {
