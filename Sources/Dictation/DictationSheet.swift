@@ -375,20 +375,6 @@ extension DictationSheet {
         return String(view)
     }
 
-    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
-    static func escapeHTML(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values (`MarkupText`).
+    static func escapeHTML(_ s: String) -> String { MarkupText.escaped(s) }
 }

@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -224,19 +225,6 @@ enum DAVHref {
         return components.url
     }
 
-    /// `string` escaped for XML text.
-    static func xmlEscaped(_ string: String) -> String {
-        var out = ""
-        for character in string {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// `string` escaped for XML text (`MarkupText`).
+    static func xmlEscaped(_ string: String) -> String { MarkupText.escaped(string) }
 }
