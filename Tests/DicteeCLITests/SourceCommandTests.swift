@@ -125,7 +125,7 @@ import Store
         let discover = run(["caldav", "discover", root, "--user", CalDAVTestServer.user, "--password-file", passwordFile])
         #expect(discover.code == .ok, "\(discover.stderr)")
         #expect(discover.stdout.contains("\"Famille\"") && discover.stdout.contains("\"École\""), "\(discover.stdout)")
-        #expect(discover.stdout.contains("(tasks only: not read)"))
+        #expect(discover.stdout.contains("(tasks only: skipped)"))
 
         let several = run(["source", "add", "caldav", root, "--user", CalDAVTestServer.user, "--password-file", passwordFile])
         #expect(several.code == .usage, "\(several.stderr)")

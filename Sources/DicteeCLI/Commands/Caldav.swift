@@ -16,7 +16,7 @@ extension Dictee {
             Lists the calendars a CalDAV address leads to: URL may be the server
             (https://cloud.example.org, https://caldav.icloud.com), its /.well-known/caldav, the
             account (principal) or the calendar home. For each: its address, its name, and what
-            it holds (VEVENT: events; a calendar holding only VTODO, tasks, is marked and
+            it holds (VEVENT: events; a calendar holding only VTODO, tasks, is marked "tasks only: skipped" and
             'source add' leaves it out). Then add one with 'dictee source add caldav ADDRESS --user NAME'.
 
             The password: --password-file FILE (its first line), else DICTEE_CALDAV_PASSWORD,
@@ -79,7 +79,7 @@ extension Dictee {
                 let holds = c.components.isEmpty ? "events and tasks" : c.components.joined(separator: ", ")
                 let name = c.displayName.map { "\"" + TerminalText.sanitized($0) + "\"" } ?? "(no name)"
                 let tasksOnly = !SourceSetup.holdsEvents(c)
-                output.line("  \(c.url.absoluteString)  \(name)  \(holds)" + (tasksOnly ? "  (tasks only: not read)" : ""))
+                output.line("  \(c.url.absoluteString)  \(name)  \(holds)" + (tasksOnly ? "  (tasks only: skipped)" : ""))
             }
         }
     }
