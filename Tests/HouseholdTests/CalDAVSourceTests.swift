@@ -201,7 +201,8 @@ import Web
         try server.putCalendar(path + "judo.ics", Self.oneOff("judo-samedi", "Judo", "20261128"))
         try server.delete(path + "piscine.ics")
         let before = try moments(store)
-        let tokenBefore = try store.remoteState(source: server.url(path).absoluteString).syncToken
+        let identity = source(server, path).identity
+        let tokenBefore = try store.remoteState(source: identity).syncToken
 
         let spy = Spy()
         spy.beforeMultiget = { server.stop() }
@@ -212,7 +213,7 @@ import Web
         }
         #expect(error.exitCode == 69)
         #expect(try moments(store) == before, "nothing stored from a cut sync")
-        #expect(try store.remoteState(source: server.url(path).absoluteString).syncToken == tokenBefore, "the token did not move")
+        #expect(try store.remoteState(source: identity).syncToken == tokenBefore, "the token did not move")
 
         try server.start()
         let next = try ingest([source(server, path)], store)
@@ -230,7 +231,8 @@ import Web
         try server.putCalendar(path + "anniv.ics", Self.oneOff("anniv-tom", "Anniversaire de Tom", "20261121"))
         let store = try store("s.sqlite")
         _ = try ingest([source(server, path)], store)
-        let url = server.url(path).absoluteString
+        // The state is kept under the source's identity (the URL with the user name in it).
+        let url = source(server, path).identity
         var state = try store.remoteState(source: url)
         // The server forgot the token (or it expired): dictee's stored token is refused.
         try store.record([], remote: [RemoteUpdate(source: url, syncToken: "http://example.org/sync/expired-0", objects: [:], removed: [])])
