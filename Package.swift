@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "DicteeCLITests", dependencies: ["DicteeCLI", "Household", "DicteeCore", "Store", "PrivacyFilter", "Generation", "Dictation", "Ingest", "DicteeTestSupport"]),
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "Web", "PrivacyFilter", "Generation", "Dictation", "Store", "Ingest", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "DicteeCore"]),
-        .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport"]),
+        .testTarget(name: "PrivacyFilterTests", dependencies: ["PrivacyFilter", "DicteeCore", "DicteeTestSupport", "French"]),
         .testTarget(name: "FrenchTests", dependencies: ["French", "DicteeCore", "DicteeTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "DicteeCore", "DicteeTestSupport"]),

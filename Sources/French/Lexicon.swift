@@ -478,3 +478,11 @@ public enum LexiconError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `path: message`.
     public var description: String { "\(path): \(message)" }
 }
+
+extension Lexicon: CommonWordLexicon {
+    /// Whether Lexique 3.83 has a `NOM` or `ADJ` row for the word in lower case ("Police" is
+    /// `police`, NOM). Proper names such as Léa are not in Lexique.
+    public func isCommonNounOrAdjective(_ word: String) -> Bool {
+        entries(for: word.lowercased()).contains { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
+    }
+}

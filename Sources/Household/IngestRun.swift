@@ -101,7 +101,9 @@ public struct IngestRun: Sendable {
         } catch {
             throw .state(error)
         }
-        let filter = PrivacyFilter(family: family)
+        // Lexique tells a friend's first name from a common noun in a name slot; without the
+        // table, only the names of given-names.txt are kept.
+        let filter = PrivacyFilter(family: family, commonWords: try? Labels.lexicon(environment: environment))
 
         var decisions: [(decision: OccurrenceDecision, source: String)] = []
         var entries: [AuditFile.Entry] = []

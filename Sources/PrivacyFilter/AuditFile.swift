@@ -180,6 +180,8 @@ public enum AuditFile {
     ///   - labels: the parent's labels known to the state database.
     ///   - children: the first names of the state's children; `nil` (an auditor without the state):
     ///     names are only checked against the name pattern.
+    ///   - commonWords: the lexicon `PrivacyFilter.acceptsCapturedName` asks (Lexique 3.83); `nil`:
+    ///     a first name must be listed in `given-names.txt` or be a child's.
     ///   - owners: per occurrence, keyed `ownerKey(eventReference:date:)` ("ev-…|YYYY-MM-DD"), the
     ///     `for` lists the state's moments give (names in the state's children-id order, as
     ///     `Entry` writes them; a set because one series may have several occurrences on one
@@ -190,10 +192,11 @@ public enum AuditFile {
     ///     parent's labels, is reported); `nil` (no state): only what the rules allow is checked.
     public static func verify(
         _ text: String, whitelist: Whitelist, labels: Set<String>, children: Set<String>? = nil,
-        owners: [String: Set<[String]>]? = nil, recorded: [String: Set<String>]? = nil
+        owners: [String: Set<[String]>]? = nil, recorded: [String: Set<String>]? = nil,
+        commonWords: (any CommonWordLexicon)? = nil
     ) -> Report {
         var report = Report()
-        let filter = PrivacyFilter(whitelist: whitelist)
+        let filter = PrivacyFilter(whitelist: whitelist, commonWords: commonWords)
         // Split on the line feed scalar: "\r\n" is one Character in Swift.
         let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let formsByID = Dictionary(whitelist.forms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -387,7 +390,8 @@ public enum AuditFile {
         guard let form = formsByID[rule] else { return "rule is not a whitelist id" }
         if let name {
             let isFamilyWord = form.slot == .chez && PrivacyFilter.familyWords.contains(name)
-            guard form.slot != .none, isFamilyWord || filter.acceptsName(name) else {
+            let isChild = children?.contains(name) == true && filter.acceptsName(name)
+            guard form.slot != .none, isFamilyWord || isChild || filter.acceptsCapturedName(name) else {
                 return "first_name is not a name the filter captures for this rule"
             }
         }

@@ -91,7 +91,25 @@ public enum Normalizer {
             lists.append(parts.map(guardFold))
             lists.append(joiningSingleLetters(parts).map(guardFold))
         }
+        let symbols = pictographs(text)
+        if !symbols.isEmpty { lists.append(symbols) }
+        lists.append(accentedTokens(text))
         return lists
+    }
+
+    /// The words of `text` in lower case with their accents (NFC), each marked with a leading `=`:
+    /// the list a disqualifier form written `=hôp` is matched on, for an abbreviation whose folded
+    /// spelling is another word (`hop`, as in hip-hop).
+    static func accentedTokens(_ text: String) -> [String] {
+        split(prepare(text, invisibleSeparates: true)).map { "=" + $0.original.lowercased() }
+    }
+
+    /// The pictographs of `text` (emoji and other symbols, Unicode general category So: `🏥`,
+    /// `⚖`), one token each, in order; variation selectors and joiners are not part of them.
+    /// Words never hold them (`tokens` reads them as separators): a disqualifier written as a
+    /// pictograph is matched on this list.
+    static func pictographs(_ text: String) -> [String] {
+        text.unicodeScalars.filter { $0.properties.generalCategory == .otherSymbol }.map { String($0) }
     }
 
     /// The guard folding of one word: skeleton, then `fold`, final apostrophe removed.

@@ -107,16 +107,15 @@ public struct PrivacyFilter: Sendable {
     public let whitelist: Whitelist
     /// The family's children, whose names decide whose a moment is.
     public let family: [FamilyMember]
+    /// Tells the common nouns and adjectives a name slot must not keep (`acceptsCapturedName`).
+    public let commonWords: (any CommonWordLexicon)?
     /// Per child: the name folded (`Normalizer.fold`) and its look-alike skeleton (`guardFold`).
     private let familyKeys: [(member: FamilyMember, plain: String, skeleton: String)]
     private let formsByFirstToken: [String: [Whitelist.Form]]
-    /// Every accepted spelling of a disqualifier's first word (plural, singular) -> disqualifiers.
-    private let disqualifiersByFirstWord: [String: [Whitelist.Disqualifier]]
-    /// Per disqualifier id, the accepted spellings of each of its words.
-    private let disqualifierWordForms: [String: [Set<String>]]
+    /// Every accepted spelling of the first word of a disqualifier's form (plural, singular) -> forms.
+    private let disqualifiersByFirstWord: [String: [RuleForm]]
     /// The same for the parents' rules (hyphens inside words removed as well).
-    private let parentsByFirstWord: [String: [Whitelist.Disqualifier]]
-    private let parentWordForms: [String: [Set<String>]]
+    private let parentsByFirstWord: [String: [RuleForm]]
     /// Every accepted spelling of an owner word (`parents.txt`: papa, maman) -> its rule.
     private let ownerBySpelling: [String: Whitelist.Disqualifier]
 
@@ -136,33 +135,48 @@ public struct PrivacyFilter: Sendable {
     ///   - whitelist: the rules (the bundled `Whitelists/` files by default).
     ///   - family: the family's children (ids and first names from the state); empty, every moment
     ///     is the whole family's.
-    public init(whitelist: Whitelist = .bundled, family: [FamilyMember] = []) {
+    ///   - commonWords: the lexicon that tells a common noun or adjective from a first name
+    ///     (`French.Lexicon`); `nil` (no Lexique table here): a capitalised word in a name slot is
+    ///     kept only when `given-names.txt` lists it (`acceptsCapturedName`).
+    public init(whitelist: Whitelist = .bundled, family: [FamilyMember] = [], commonWords: (any CommonWordLexicon)? = nil) {
         self.whitelist = whitelist
         self.family = family
+        self.commonWords = commonWords
         familyKeys = family.map { ($0, Normalizer.fold($0.firstName), Normalizer.guardFold($0.firstName)) }
         formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { Self.formKey($0.tokens[0]) })
-        (disqualifiersByFirstWord, disqualifierWordForms) = Self.index(whitelist.disqualifiers, hyphenFree: false)
-        (parentsByFirstWord, parentWordForms) = Self.index(whitelist.parentRules, hyphenFree: true)
+        disqualifiersByFirstWord = Self.index(whitelist.disqualifiers, hyphenFree: false)
+        parentsByFirstWord = Self.index(whitelist.parentRules, hyphenFree: true)
         var owners: [String: Whitelist.Disqualifier] = [:]
         for w in whitelist.ownerWords {
-            for spelling in Self.spellings(w.tokens[0]) where owners[spelling] == nil { owners[spelling] = w }
+            for variant in w.variants {
+                for spelling in Self.spellings(variant[0]) where owners[spelling] == nil { owners[spelling] = w }
+            }
         }
         ownerBySpelling = owners
     }
 
-    private static func index(_ rules: [Whitelist.Disqualifier], hyphenFree: Bool)
-        -> ([String: [Whitelist.Disqualifier]], [String: [Set<String>]])
-    {
-        var byFirst: [String: [Whitelist.Disqualifier]] = [:]
-        var wordForms: [String: [Set<String>]] = [:]
+    /// One form of a rule (a row of `disqualifiers.txt` or `parents.txt` carries one or more), with
+    /// the accepted spellings of each of its words.
+    private struct RuleForm: Sendable {
+        let rule: Whitelist.Disqualifier
+        /// The form's words, folded as the row writes them.
+        let tokens: [String]
+        /// Per word, its accepted spellings (`spellings`).
+        let spellings: [Set<String>]
+    }
+
+    private static func index(_ rules: [Whitelist.Disqualifier], hyphenFree: Bool) -> [String: [RuleForm]] {
+        var byFirst: [String: [RuleForm]] = [:]
         for d in rules {
-            let forms = d.tokens.map { word in
-                hyphenFree ? spellings(word).union(spellings(formKey(word))) : spellings(word)
+            for variant in d.variants {
+                let forms = variant.map { word in
+                    hyphenFree ? spellings(word).union(spellings(formKey(word))) : spellings(word)
+                }
+                let form = RuleForm(rule: d, tokens: variant, spellings: forms)
+                for spelling in forms[0] { byFirst[spelling, default: []].append(form) }
             }
-            wordForms[d.id] = forms
-            for spelling in forms[0] { byFirst[spelling, default: []].append(d) }
         }
-        return (byFirst, wordForms)
+        return byFirst
     }
 
     /// A folded token as forms compare it: hyphens inside a word do not count (`weekend`, `week-end`).
@@ -355,7 +369,7 @@ public struct PrivacyFilter: Sendable {
             guard let form = whitelist.forms.first(where: { $0.id == rule }) else { return nil }
             if let firstName {
                 let isFamilyWord = form.slot == .chez && Self.familyWords.contains(firstName)
-                guard form.slot != .none, isFamilyWord || acceptsName(firstName) else { return nil }
+                guard form.slot != .none, isFamilyWord || acceptsCapturedName(firstName) else { return nil }
             }
             guard phrase == Self.render(form.phrase, slot: form.slot, name: firstName) else { return nil }
         }
@@ -423,32 +437,28 @@ public struct PrivacyFilter: Sendable {
         var lists = Normalizer.guardTokenLists(title)
         lists = Array(lists[(lists.count / 2)...] + lists[..<(lists.count / 2)])
         lists += lists.map { $0.map(Self.formKey) }
-        let found = search(lists, byFirstWord: parentsByFirstWord, wordForms: parentWordForms)
+        let found = search(lists, byFirstWord: parentsByFirstWord)
         DisqualifierCache.shared.store(found?.id, for: key)
         return found
     }
 
     private func searchDisqualifier(in text: String) -> Whitelist.Disqualifier? {
-        search(Normalizer.guardTokenLists(text), byFirstWord: disqualifiersByFirstWord, wordForms: disqualifierWordForms)
+        search(Normalizer.guardTokenLists(text), byFirstWord: disqualifiersByFirstWord)
     }
 
-    private func search(
-        _ lists: [[String]], byFirstWord: [String: [Whitelist.Disqualifier]], wordForms: [String: [Set<String>]]
-    ) -> Whitelist.Disqualifier? {
+    private func search(_ lists: [[String]], byFirstWord: [String: [RuleForm]]) -> Whitelist.Disqualifier? {
         for tokens in lists {
             for i in tokens.indices {
                 guard let candidates = byFirstWord[tokens[i]] else { continue }
-                let hits = candidates.filter { d in
-                    guard i + d.tokens.count <= tokens.count, let forms = wordForms[d.id] else {
-                        return false
-                    }
-                    return forms.indices.allSatisfy { forms[$0].contains(tokens[i + $0]) }
+                let hits = candidates.filter { f in
+                    i + f.tokens.count <= tokens.count
+                        && f.spellings.indices.allSatisfy { f.spellings[$0].contains(tokens[i + $0]) }
                 }
-                // The longest, then the one written exactly as in the text (vaccins over vaccin).
-                func rank(_ d: Whitelist.Disqualifier) -> (Int, Int) {
-                    (d.tokens.count, d.tokens.indices.filter { tokens[i + $0] == d.tokens[$0] }.count)
+                // The longest, then the one written exactly as in the text.
+                func rank(_ f: RuleForm) -> (Int, Int) {
+                    (f.tokens.count, f.tokens.indices.filter { tokens[i + $0] == f.tokens[$0] }.count)
                 }
-                if let best = hits.max(by: { rank($0) < rank($1) }) { return best }
+                if let best = hits.max(by: { rank($0) < rank($1) }) { return best.rule }
             }
         }
         return nil
@@ -473,12 +483,34 @@ public struct PrivacyFilter: Sendable {
         guard Self.isGivenName(name) else { return false }
         if firstDisqualifier(in: name) != nil { return false }
         let folded = Normalizer.guardFold(name)
-        for d in whitelist.disqualifiers where d.tokens.count == 1 && d.tokens[0].count >= 5 {
-            if folded.contains(d.tokens[0]) { return false }
+        for d in whitelist.disqualifiers {
+            for variant in d.variants where variant.count == 1 && variant[0].count >= 5 {
+                if folded.contains(variant[0]) { return false }
+            }
         }
         let plain = Normalizer.fold(name)
         return !plain.split(separator: "-").contains { whitelist.registerWords.contains(String($0)) }
             && !whitelist.registerWords.contains(plain)
+    }
+
+    /// Whether a name captured in a form's slot may be kept as a friend's or a relative's first
+    /// name: `acceptsName`, and either a child of the family (as registered), a family word
+    /// (Mamie, Papy) or a parent (Papa, Maman, the owner words of `parents.txt`), a name of
+    /// `given-names.txt` (also one marked `capitalised`: Rose, Pierre), or a word `commonWords`
+    /// does not know as a common noun or an adjective. "l'anniversaire de Police / Leucémie /
+    /// Meunier", "les vacances chez Foyer" keep no name; without a lexicon only listed names are
+    /// kept. The same rule checks a stored moment (`restored`) and an audit line (`AuditFile.verify`).
+    public func acceptsCapturedName(_ name: String) -> Bool {
+        guard acceptsName(name) else { return false }
+        let folded = Normalizer.fold(name)
+        if family.contains(where: { $0.firstName == name }) || whitelist.allGivenNamesFolded.contains(folded)
+            || Self.familyWords.contains(folded) || ownerBySpelling[folded] != nil
+        {
+            return true
+        }
+        guard let commonWords else { return false }
+        return !name.split(separator: "-").contains { commonWords.isCommonNounOrAdjective(String($0)) }
+            && !commonWords.isCommonNounOrAdjective(name)
     }
 
     /// The longest form; on equal length the higher `tie` rank, then the earliest in the title.
@@ -621,7 +653,7 @@ public struct PrivacyFilter: Sendable {
         guard !glued[p] else { return nil }
         let candidate = tokens[p].original
         if slot == .chez, Self.familyWords.contains(candidate) { return candidate }
-        if Self.isGivenName(candidate) { return acceptsName(candidate) ? candidate : nil }
+        if Self.isGivenName(candidate) { return acceptsCapturedName(candidate) ? candidate : nil }
         guard candidate.unicodeScalars.allSatisfy({ $0 == "-" || $0.properties.isLowercase && Self.isLatinLetter($0) }),
             let listed = whitelist.givenNames[candidate] ?? whitelist.givenNamesFolded[tokens[p].folded]
         else { return nil }

@@ -49,13 +49,25 @@ public struct Whitelist: Sendable {
         case none, de, chez
     }
 
-    /// A word or phrase that disqualifies an event, e.g. `prise de sang`.
+    /// A word or phrase that disqualifies an event, e.g. `prise de sang`, with the other forms of
+    /// the same word its row carries (`hôpital | hôp | hospitalisée | CHU | 🏥`).
     public struct Disqualifier: Hashable, Sendable {
         /// Stable id, `D01`...
         public var id: String
+        /// The row's first form, as written (`hôpital`): what messages name.
         public var text: String
         /// `text` tokenized and folded with `Normalizer.guardFold` (look-alike skeletons).
         public var tokens: [String]
+        /// Every form of the row (the first is `tokens`), each tokenized and folded the same way; a
+        /// pictograph form (`🏥`) is one token of its own (`Normalizer.pictographs`).
+        public var variants: [[String]]
+
+        public init(id: String, text: String, tokens: [String], variants: [[String]]? = nil) {
+            self.id = id
+            self.text = text
+            self.tokens = tokens
+            self.variants = variants ?? [tokens]
+        }
     }
 
     public var forms: [Form]
@@ -71,6 +83,10 @@ public struct Whitelist: Sendable {
     public var givenNames: [String: String] = [:]
     /// The same names keyed by `Normalizer.fold` (`zoe` -> `Zoé`), for titles written without accents.
     var givenNamesFolded: [String: String] = [:]
+    /// Every name of `given-names.txt`, also those marked `capitalised` (Rose, Pierre), folded: a
+    /// captured capitalised word listed here is a given name even when Lexique knows it as a
+    /// common noun.
+    var allGivenNamesFolded: Set<String> = []
     /// Forbidden-register words (`registers.txt`), folded: never accepted as a captured name.
     public var registerWords: Set<String> = []
     /// SHA-256 (hex) of each file's bytes, as `sha256sum Whitelists/moments.tsv` prints it: the
@@ -100,7 +116,8 @@ public struct Whitelist: Sendable {
     ///   - disqualifiers: `disqualifiers.txt` (`id<TAB>entry` lines, `#` comments).
     ///   - registers: `registers.txt` (`category<TAB>word` lines), optional.
     ///   - parents: `parents.txt` (`id<TAB>entry` lines, `#` comments), optional.
-    ///   - givenNames: `given-names.txt` (one name a line, `#` comments), optional.
+    ///   - givenNames: `given-names.txt` (one name a line, or `name<TAB>capitalised` for a name
+    ///     captured only when capitalised; `#` comments), optional.
     /// - Throws: `WhitelistError` naming the file and line of a malformed row or a duplicate id.
     public init(
         moments: String, disqualifiers: String, registers: String = "", parents: String = "",
@@ -132,14 +149,23 @@ public struct Whitelist: Sendable {
         self.ownerWords = parentRows.filter { $0.kind == "owner" }.map(\.rule)
         var names: [String: String] = [:]
         var folded: [String: String] = [:]
-        for line in Self.lines(givenNames) {
-            let name = line.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
-            if name.isEmpty || name.hasPrefix("#") { continue }
+        var everyName = Set<String>()
+        for (k, line) in Self.lines(givenNames).enumerated() {
+            let row = line.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+            if row.isEmpty || row.hasPrefix("#") { continue }
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 1 || f.count == 2 && f[1] == "capitalised", !f[0].isEmpty else {
+                throw .malformed(file: "given-names.txt", line: k + 1)
+            }
+            let name = f[0]
+            everyName.insert(Normalizer.fold(name))
+            if f.count == 2 { continue }
             if names[name.lowercased()] == nil { names[name.lowercased()] = name }
             if folded[Normalizer.fold(name)] == nil { folded[Normalizer.fold(name)] = name }
         }
         self.givenNames = names
         self.givenNamesFolded = folded
+        self.allGivenNamesFolded = everyName
         for line in Self.lines(registers) where !line.hasPrefix("#") {
             let f = line.split(separator: "\t")
             if f.count == 2 { registerWords.insert(Normalizer.fold(String(f[1]).trimmingCharacters(in: .whitespaces))) }
@@ -151,7 +177,9 @@ public struct Whitelist: Sendable {
     }
 
     /// `id<TAB>entry` rows (disqualifiers, parents' rules), or `id<TAB>entry<TAB>kind` with a kind
-    /// of `kinds`; tokens folded with `Normalizer.guardFold`.
+    /// of `kinds`; an entry is one form or several separated by ` | ` (the forms of one word:
+    /// inflections, derived, full and abbreviated forms); tokens folded with `Normalizer.guardFold`,
+    /// or, for a form written `=hôp`, kept with their accents (`Normalizer.accentedTokens`).
     private static func rules(_ text: String, file: String, seen: inout Set<String>, kinds: Set<String> = [])
         throws(WhitelistError) -> [(rule: Disqualifier, kind: String?)]
     {
@@ -164,9 +192,21 @@ public struct Whitelist: Sendable {
                 throw .malformed(file: file, line: k + 1)
             }
             guard seen.insert(f[0]).inserted else { throw .duplicateID(file: file, id: f[0]) }
-            let tokens = Normalizer.tokens(f[1]).map { Normalizer.guardFold($0.original) }
-            guard !tokens.isEmpty, f.count == 2 || tokens.count == 1 else { throw .malformed(file: file, line: k + 1) }
-            found.append((Disqualifier(id: f[0], text: f[1], tokens: tokens), f.count == 3 ? f[2] : nil))
+            let forms = f[1].split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            var variants: [[String]] = []
+            for form in forms {
+                var tokens = form.hasPrefix("=")
+                    ? Normalizer.accentedTokens(String(form.dropFirst()))
+                    : Normalizer.tokens(form).map { Normalizer.guardFold($0.original) }
+                if tokens.isEmpty { tokens = Normalizer.pictographs(form) }
+                guard !form.isEmpty, !tokens.isEmpty, f.count == 2 || tokens.count == 1 else {
+                    throw .malformed(file: file, line: k + 1)
+                }
+                variants.append(tokens)
+            }
+            found.append((Disqualifier(id: f[0], text: forms[0], tokens: variants[0], variants: variants),
+                           f.count == 3 ? f[2] : nil))
         }
         return found
     }

@@ -109,6 +109,25 @@ struct AuditFileTests {
         #expect(report.problems.map(\.line) == [2, 3, 4, 5])
     }
 
+    @Test("a first name Lexique knows as a common noun is reported, as the filter refuses to capture it; a child's name is not",
+          arguments: ["Police", "Leucémie", "Meunier"])
+    func commonNounAsName(_ name: String) throws {
+        let line = #"{"date":"2026-12-01","phrase":"l'anniversaire de \#(name)","first_name":"\#(name)","for":[],"rule":"M005","event_ref":"ev-0123456789ab"}"#
+        var text = render(entries())
+        text += line + "\n"
+        let lexicon = try checkoutLexicon()
+        let report = AuditFile.verify(text, whitelist: filter.whitelist, labels: [], commonWords: lexicon)
+        #expect(report.problems.map(\.line) == [7, 1])
+        #expect(report.problems.first?.reason.contains("first_name is not a name the filter captures") == true, "\(report.problems)")
+        // The same line names a child of the state: the family's own name is kept ("Police" is a
+        // forbidden-register word, never a name at all).
+        let asChild = AuditFile.verify(text, whitelist: filter.whitelist, labels: [], children: [name], commonWords: lexicon)
+        #expect(asChild.problems.contains { $0.line == 7 && $0.reason.contains("first_name") } == !filter.acceptsName(name),
+                "\(asChild.problems)")
+        // Without the lexicon the name is not listed either: reported the same way.
+        #expect(AuditFile.verify(text, whitelist: filter.whitelist, labels: []).problems.map(\.line) == [7, 1])
+    }
+
     @Test("a parent's label verifies when the state knows it")
     func labels() {
         let line = #"{"date":"2026-12-01","phrase":"la sortie au parc","first_name":null,"for":[],"rule":"label","event_ref":"ev-0123456789ab"}"#

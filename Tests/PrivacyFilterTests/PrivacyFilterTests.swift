@@ -41,7 +41,7 @@ struct PrivacyFilterTests {
     }
 
     @Test("word-boundary hazards never match inside a word", arguments: [
-        "Expo Kandinsky", "Coloscopie papa", "Footing maman", "Zoom travail", "Vacciné ?",
+        "Expo Kandinsky", "Coloscopie papa", "Footing maman", "Zoom travail",
         "Café avec Sophie", "Vacances Drôme", "Concert pianiste", "Sortie vélodrome", "Plagiat",
         "Éval orthographe", "skipper", "coloriage",
     ])
@@ -54,7 +54,7 @@ struct PrivacyFilterTests {
         }
         if c.decision == .disqualified {
             let d = (filter.whitelist.disqualifiers + filter.whitelist.parentRules + filter.whitelist.ownerWords).first { $0.id == c.rule }!
-            #expect(d.tokens.allSatisfy(tokens.contains), "\(title) -> \(d.text)")
+            #expect(d.variants.contains { $0.allSatisfy(tokens.contains) }, "\(title) -> \(d.text)")
         }
     }
 

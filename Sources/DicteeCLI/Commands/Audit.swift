@@ -64,7 +64,7 @@ extension Dictee {
             }
             let report = AuditFile.verify(
                 String(decoding: data, as: UTF8.self), whitelist: Whitelist.bundled, labels: labels, children: children,
-                owners: owners, recorded: recorded)
+                owners: owners, recorded: recorded, commonWords: try? Labels.lexicon(environment: context.environment))
             let verify = arguments.flags.contains("verify")
             if arguments.flags.contains("json") {
                 var fields: [(String, JSONWriter.Value)] = [("moments", .int(report.lines))]

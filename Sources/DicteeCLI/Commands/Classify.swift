@@ -1,5 +1,6 @@
 import DicteeCore
 import Foundation
+import Household
 import PrivacyFilter
 import Store
 
@@ -54,7 +55,7 @@ extension Dictee {
                 if titles.last == "" { titles.removeLast() }
             }
             let family = try Self.family(context)
-            let filter = PrivacyFilter(family: family)
+            let filter = PrivacyFilter(family: family, commonWords: try? Labels.lexicon(environment: context.environment))
             let names = Dictionary(family.map { ($0.id, $0.firstName) }, uniquingKeysWith: { a, _ in a })
             let json = arguments.flags.contains("json")
             for title in titles {
