@@ -119,9 +119,9 @@ import Testing
     @Test func aRefusedLabelOrKindIsAUsageErrorThatSaysWhy() throws {
         let path = try write(Self.good)
         let base = ["check", "--child", "Léa", "--grade", "CE2", "--gender", "f", "--moment"]
-        let medical = runDictee(base + ["la visite médicale", path])
+        let medical = runDictee(base + ["la pharmacie de garde", path])
         #expect(medical.code == .usage)
-        #expect(medical.stderr.contains("'médicale' is a medical word (forbidden register 'medical'): dictee never writes about health"), "\(medical.stderr)")
+        #expect(medical.stderr.contains("'pharmacie' is a medical word (forbidden register 'medical'): dictee never writes about health"), "\(medical.stderr)")
         let capitals = runDictee(base + ["LA FÊTE DE L'ÉCOLE!!! 🎉", path])
         #expect(capitals.code == .usage && capitals.stderr.contains("emoji"), "\(capitals.stderr)")
         let markup = runDictee(base + ["<script>alert(1)</script>", path])

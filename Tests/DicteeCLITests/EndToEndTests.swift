@@ -63,7 +63,7 @@ struct EndToEndTests {
         Case(name: "flow_5_suggestions_list", arguments: ["--state", "$STATE", "suggestions", "list", "--tz", "Europe/Paris"], status: 0),
         Case(name: "flow_6_label", arguments: ["--state", "$STATE", "suggestions", "label", "1", "le dîner chez Mamie", "--for", "léa"], status: 0),
         Case(name: "flow_7_label_refused", arguments: ["--state", "$STATE", "suggestions", "label", "2", "Dentiste"], status: 65),
-        Case(name: "flow_7b_label_medical", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la visite médicale"], status: 65),
+        Case(name: "flow_7b_label_medical", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la pharmacie de garde"], status: 65),
         Case(name: "flow_7c_label_markup", arguments: ["--state", "$STATE", "suggestions", "label", "2", "<script>alert(1)</script>"], status: 65),
         Case(name: "flow_7e_label_unknown_child", arguments: ["--state", "$STATE", "suggestions", "label", "2", "la fête des Lumières", "--for", "Zoé"], status: 64),
         Case(name: "flow_7e2_label_names_its_child", arguments: ["--state", "$STATE", "suggestions", "label", "2", "le goûter de Léa", "--for", "Léa"], status: 65),

@@ -12,7 +12,7 @@ import Testing
 /// stand-in on this machine, so the test needs no network.
 @Suite struct RouteAgreementTests {
     enum Kind: String, CaseIterable, Sendable {
-        case library, loopback, remote, refusedNotLoopback, refusedUnwritableLog, refusedLogWhereNoFolderCanBeMade
+        case library, loopback, loopbackWrittenInCapitals, remote, refusedNotLoopback, refusedUnwritableLog, refusedLogWhereNoFolderCanBeMade
     }
 
     @Test("privacy and nightly agree", arguments: Kind.allCases)
@@ -34,6 +34,10 @@ import Testing
         case .library: break
         case .loopback:
             config["model"] = ["endpoint": "http://127.0.0.1:\(port)/v1", "context": 8192]
+        case .loopbackWrittenInCapitals:
+            // Schemes and hosts compare case-insensitively (RFC 3986): the adversarial run's
+            // HTTP:// endpoint was accepted by privacy, then every nightly exited 65.
+            config["model"] = ["endpoint": "HTTP://LOCALHOST:\(port)/v1", "context": 8192]
         case .remote:
             config["model"] = ["endpoint": "http://egress@127.0.0.1:\(port)/v1", "context": 8192]
             config["richer_texts"] = true
@@ -76,7 +80,7 @@ import Testing
             #expect(logged.isEmpty)
         }
         switch kind {
-        case .library, .loopback, .remote:
+        case .library, .loopback, .loopbackWrittenInCapitals, .remote:
             // The seeded calendar holds unreadable events on purpose: 1 is the run's per-item status.
             #expect(nightly.code == .ok || nightly.code == .itemErrors, "\(kind): \(nightly.stderr)")
             #expect(allowed)

@@ -67,6 +67,8 @@ import Testing
     @Test("isLoopback: localhost, 127.0.0.0/8 and [::1] over http(s) only, parsed strictly", arguments: [
         ("http://127.0.0.1:8080/v1", true), ("http://localhost:8080/v1", true), ("https://[::1]:8443/v1", true),
         ("http://127.255.255.254/v1", true), ("http://LOCALHOST/v1", true),
+        // Schemes and hosts compare case-insensitively (RFC 3986 sections 3.1 and 3.2.2).
+        ("HTTP://127.0.0.1:8080/v1", true), ("Http://LocalHost:8080/v1", true), ("HTTPS://[::1]:8443/v1", true),
         ("http://127.0.0.1@evil.com/v1", false), ("http://user:pw@127.0.0.1/v1", false),
         ("http://127.0.0.1.example.com/v1", false), ("http://localhost.evil.com/v1", false), ("http://localhost./v1", false),
         ("http://2130706433/v1", false), ("http://0x7f000001/v1", false), ("http://127.1/v1", false),
@@ -77,6 +79,16 @@ import Testing
     func isLoopback(endpoint: String, expected: Bool) {
         #expect(ModelEndpoint.isLoopback(endpoint) == expected, "\(endpoint)")
         #expect((ModelEndpoint.loopback(endpoint) != nil) == expected, "only a loopback URL makes a loopback endpoint")
+    }
+
+    @Test("an endpoint written HTTP://127.0.0.1 is a loopback server, reached at the same root")
+    func upperCaseSchemeEndpoint() throws {
+        let endpoint = try #require(ModelEndpoint.loopback("HTTP://127.0.0.1:1/v1"))
+        let model = OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
+        #expect(model.root.absoluteString.lowercased() == "http://127.0.0.1:1/")
+        #expect(throws: ModelError.self) {
+            try model.complete(ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 10))
+        }
     }
 
     @Test func aRemoteEndpointNeedsAnHTTPURL() {
