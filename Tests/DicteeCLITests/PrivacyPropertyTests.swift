@@ -2,6 +2,7 @@ import Dictation
 import DicteeCore
 import DicteeTestSupport
 import Foundation
+import Household
 import PrivacyFilter
 import Store
 import Testing
@@ -84,7 +85,8 @@ struct PrivacyPropertyTests {
             allowed.formUnion(try Library.bundled().texts.flatMap { Normalizer.tokens($0.template).map(\.folded) })
             allowed.formUnion(Whitelist.bundled.digests.map(\.file).flatMap { Normalizer.tokens($0).map(\.folded) })
         }
-        let filter = PrivacyFilter(family: family)
+        // As ingest classifies: with the Lexique table that tells names from common nouns.
+        let filter = PrivacyFilter(family: family, commonWords: try Labels.lexicon(environment: [:]))
         for t in titles {
             if let name = filter.classify(title: t.title, location: t.location, description: t.description).firstName {
                 allowed.insert(Normalizer.fold(name))
