@@ -84,7 +84,7 @@ import Testing
     @Test("an endpoint written HTTP://127.0.0.1 is a loopback server, reached at the same root")
     func upperCaseSchemeEndpoint() throws {
         let endpoint = try #require(ModelEndpoint.loopback("HTTP://127.0.0.1:1/v1"))
-        let model = OpenAICompatibleModel(endpoint: endpoint, modelName: "m")
+        let model = OpenAICompatibleModel(endpoint: endpoint, modelName: "m", contextLength: 2048)
         #expect(model.root.absoluteString.lowercased() == "http://127.0.0.1:1/")
         #expect(throws: ModelError.self) {
             try model.complete(ModelRequest(instructions: "i", prompt: "p", schema: DictationAnswer.schema, maxTokens: 10))
