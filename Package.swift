@@ -103,6 +103,14 @@ let package = Package(
         .executableTarget(name: "dictee-bench-validate", dependencies: ["Dictation", "French", "PrivacyFilter", "DicteeCore"],
                           path: "Sources/DicteeBench"),
 
+        // Scripts/fuzz: libFuzzer harnesses (README "Fuzzing"), over ingest + the privacy filter and
+        // over the French pipeline; a plain build replays inputs given as arguments (FuzzDriver).
+        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
+        .executableTarget(name: "dictee-fuzz-ingest", dependencies: ["FuzzSupport", "Ingest", "PrivacyFilter", "DicteeCore"],
+                          path: "Sources/FuzzIngest"),
+        .executableTarget(name: "dictee-fuzz-french", dependencies: ["FuzzSupport", "Dictation", "French", "PrivacyFilter", "DicteeCore"],
+                          path: "Sources/FuzzFrench"),
+
         // Helpers shared by the test targets: the repository root, the seeded generator.
         .target(name: "DicteeTestSupport", path: "Tests/Support"),
 
