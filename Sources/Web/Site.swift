@@ -21,8 +21,9 @@ public enum Site {
     public static func registrableDomain(_ host: String) -> String? {
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if host.contains(":") || host.split(separator: ".").allSatisfy({ $0.allSatisfy(\.isNumber) }) { return nil }
-        guard let list, let domain = psl_registrable_domain(list, host) else { return nil }
-        return String(cString: domain)
+        guard let list else { return nil }
+        // libpsl returns a pointer into the host's C string: copy it while that string lives.
+        return host.withCString { name in psl_registrable_domain(list, name).map { String(cString: $0) } }
     }
 
     /// Whether `a` and `b` are the same site (above): same scheme, same port, and the same host or

@@ -87,7 +87,7 @@ import DicteeTestSupport
             let process = Process()
             process.executableURL = binary
             process.arguments = ["--state", state, "nightly"] + Self.now
-            process.environment = env.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            process.environment = env.merging(["PATH": "/usr/bin:/bin"]) { $1 }.merging(sanitizerEnvironment()) { $1 }
             process.currentDirectoryURL = repositoryRoot
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

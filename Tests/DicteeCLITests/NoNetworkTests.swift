@@ -47,6 +47,7 @@ import Testing
         environment["PATH"] = "/usr/bin:/bin"
         environment["NO_COLOR"] = "1"
         environment["DICTEE_TEST_MARKER"] = marker
+        environment.merge(sanitizerEnvironment()) { $1 }
         // The checkout's table, also for a DICTEE_BIN built elsewhere.
         environment["DICTEE_LEXICON"] = repositoryRoot.appendingPathComponent("Data/lexique-3.83.bin").path
         let command = prefix + [binary.path, "--state", state, "nightly"] + Self.now

@@ -39,7 +39,7 @@ func runBuiltDictee(_ binary: URL, _ arguments: [String]) throws -> (status: Int
     process.arguments = arguments
     process.currentDirectoryURL = repositoryRoot
     process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1",
-                           "HOME": FileManager.default.temporaryDirectory.path]
+                           "HOME": FileManager.default.temporaryDirectory.path].merging(sanitizerEnvironment()) { $1 }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

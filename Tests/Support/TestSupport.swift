@@ -24,3 +24,11 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+/// The sanitizer options of the test run (`ASAN_OPTIONS`, `LSAN_OPTIONS`, `TSAN_OPTIONS`,
+/// `UBSAN_OPTIONS`, as `Scripts/test-sanitized` sets them), to merge into the environment of a
+/// built binary a test starts, so that the sanitized `dictee` reports into the same files and
+/// fails the same way as the runner; empty in an ordinary run.
+public func sanitizerEnvironment() -> [String: String] {
+    ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
+}

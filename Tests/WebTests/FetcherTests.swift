@@ -124,6 +124,15 @@ import Testing
         #expect(same("https://cal.example.org/", "https://cal.example.org:443/dav/"))
     }
 
+    @Test func theRegistrableDomainIsCopiedWhileTheHostNameLives() {
+        // libpsl answers with a pointer into the host name's C string; reading it after that
+        // string was freed went unseen until Scripts/test-sanitized (AddressSanitizer).
+        #expect(Site.registrableDomain("p42-caldav.calendar-server.example.co.uk") == "example.co.uk")
+        #expect(Site.registrableDomain("Caldav.iCloud.com") == "icloud.com")
+        #expect(Site.registrableDomain("github.io") == nil, "a public suffix has no registrable domain")
+        #expect(Site.registrableDomain("127.0.0.1") == nil)
+    }
+
     @Test func aRedirectToAnotherPortDropsThePassword() throws {
         let log = FetcherTests.Log()
         let f = Fetcher(attempts: 1, backoff: 0, notice: { log.notices.append($0) }, transport: { request in
