@@ -189,6 +189,9 @@ final class ReadSession {
     var fileErrors: [IngestError] = []
     var diagnostics: [Diagnostic] = []
     var records: [(record: EventRecord, instances: [Instance])] = []
+    /// Per UID: the highest SEQUENCE of its masters (no RECURRENCE-ID) read so far, and the
+    /// indices in `records` of the masters with it.
+    private var newestMasters: [String: (sequence: Int, indices: [Int])] = [:]
     var eventCount = 0
     var skipAhead = true
     /// Leave one-off events far outside the window out of libical's input (`SkipRule`).
@@ -350,6 +353,8 @@ final class ReadSession {
         var warnedAboutWRTimezone = false
         /// Occurrences found in the window so far, and whether the file passed the cap.
         var occurrences = 0
+        /// Recurrence iterator steps taken so far (`ExpansionLimits.iterationsPerFile`).
+        var steps = 0
         var capped = false
         /// The byte offset of the event at which the file passed the cap (0: unknown).
         var cappedAt: Int?
@@ -389,23 +394,56 @@ final class ReadSession {
                 calendar: calendar, floating: floating, file: name, entry: entry, index: index)
             // Past the file's cap, the remaining events are not expanded (said once, above).
             if file.capped { return }
+            // The file stops at this event, with one error naming it; what was read before stays.
+            func cap(code: String, message: String) {
+                file.capped = true
+                file.cappedAt = entry?.byteRange.lowerBound ?? 0
+                incompleteFiles.insert(name)
+                diagnostics.append(Diagnostic(
+                    severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
+                    uid: uid ?? "", code: code, message: message + ": this event and the ones after it are left out"))
+            }
+            let stepsCap = "the file's recurrence rules need more than \(ExpansionLimits.iterationsPerFile) iterator "
+                + "steps to walk the read window (a family's need thousands)"
             do throws(EventProblem) {
                 var record = try makeRecord(event, uid: uid, context, &calendarZones)
-                let expansion = try record.expansion(
-                    in: record.isSeries || record.recurrenceID != nil
-                        ? window.recurring : window.oneOff, skipAhead: skipAhead)
-                let instances = expansion.instances
+                let expansion: Expansion
+                do throws(EventProblem) {
+                    expansion = try record.expansion(
+                        in: record.isSeries || record.recurrenceID != nil
+                            ? window.recurring : window.oneOff, skipAhead: skipAhead, steps: &file.steps)
+                } catch {
+                    if file.steps > ExpansionLimits.iterationsPerFile {
+                        return cap(code: "too-many-steps", message: stepsCap)
+                    }
+                    throw error
+                }
+                if file.steps > ExpansionLimits.iterationsPerFile {
+                    return cap(code: "too-many-steps", message: stepsCap)
+                }
+                var instances = expansion.instances
+                // Versions of one event (a UID's masters) that a higher SEQUENCE supersedes give
+                // nothing (`emit`): their instances are dropped as soon as a newer version is read
+                // and do not count towards the file's cap, so 10,000 versions of a daily series
+                // keep the newest.
+                var superseded: [Int] = []
+                let isMaster = record.recurrenceID == nil && !record.uid.isEmpty
+                if isMaster, let newest = newestMasters[record.uid] {
+                    if record.sequence < newest.sequence {
+                        instances = []
+                    } else if record.sequence > newest.sequence {
+                        superseded = newest.indices
+                        for k in superseded where records[k].record.source.file == name {
+                            file.occurrences -= records[k].instances.count
+                        }
+                    }
+                }
                 file.occurrences += instances.count
                 if file.occurrences > ExpansionLimits.occurrencesPerFile {
-                    file.capped = true
-                    file.cappedAt = entry?.byteRange.lowerBound ?? 0
-                    incompleteFiles.insert(name)
-                    diagnostics.append(Diagnostic(
-                        severity: .error, location: SourceLocation(file: name, line: entry?.beginLine),
-                        uid: uid ?? "", code: "too-many-occurrences",
+                    return cap(
+                        code: "too-many-occurrences",
                         message: "the file has more than \(ExpansionLimits.occurrencesPerFile) occurrences in the read window "
-                            + "(a family has hundreds): this event and the ones after it are left out"))
-                    return
+                            + "(a family has hundreds)")
                 }
                 if instances.isEmpty {
                     // Kept for grouping by UID (it may be the master of an override), but its text
@@ -421,6 +459,18 @@ final class ReadSession {
                             ? record.start.instant : nil)
                         : expansion.nextStart
                     if let next { noteEntry(name, start: next) }
+                }
+                for k in superseded {
+                    records[k].instances = []
+                    records[k].record.summary = ""
+                    records[k].record.location = ""
+                    records[k].record.eventDescription = ""
+                }
+                if isMaster {
+                    if !superseded.isEmpty { newestMasters[record.uid] = nil }
+                    if record.sequence >= newestMasters[record.uid]?.sequence ?? record.sequence {
+                        newestMasters[record.uid, default: (record.sequence, [])].indices.append(records.count)
+                    }
                 }
                 records.append((record, instances))
             } catch {

@@ -11,6 +11,11 @@ enum ExpansionLimits {
     /// more is not a family calendar (6,000 hourly series would make millions), and reading it
     /// stops there with an error rather than filling the memory.
     static let occurrencesPerFile = 50_000
+    /// Most iterator steps the series of one file may take together (1,000,000: about 3 s of
+    /// libical's SECONDLY steps). A family's hundreds of series take tens of steps each; a file of
+    /// 1,000 `FREQ=SECONDLY` series since 1970 took 87,000 steps each, 329 s in all
+    /// (`Scripts/bench-limits`, case `secondly-1970-x1000`), and now stops here with an error.
+    static let iterationsPerFile = 1_000_000
 }
 
 /// One instance of a series (or the single instance of a one-off event) before slot removal.
@@ -53,6 +58,15 @@ extension EventRecord {
 
     /// `instances(in:skipAhead:)`, and the earliest start met after the window (`Expansion`).
     func expansion(in window: Range<Int64>, skipAhead: Bool = true) throws(EventProblem) -> Expansion {
+        var steps = 0
+        return try expansion(in: window, skipAhead: skipAhead, steps: &steps)
+    }
+
+    /// `expansion(in:skipAhead:)`, adding to `steps` the iterator steps it took, also when it
+    /// throws (the file's budget, `ExpansionLimits.iterationsPerFile`, counts them all).
+    func expansion(in window: Range<Int64>, skipAhead: Bool = true, steps: inout Int) throws(EventProblem)
+        -> Expansion
+    {
         var result = Expansion()
         guard isSeries else {
             if window.contains(start.instant) { result.instances = [Instance(start: start, period: nil)] }
@@ -68,7 +82,7 @@ extension EventRecord {
         }
         result.noteAfter(start.instant, window)
         for rule in rules {
-            try expand(rule, in: window, skipAhead: skipAhead, into: &result, seen: &seen)
+            try expand(rule, in: window, skipAhead: skipAhead, into: &result, seen: &seen, steps: &steps)
         }
         for rdate in rdates {
             result.noteAfter(rdate.start.instant, window)
@@ -92,7 +106,7 @@ extension EventRecord {
     private func expand(
         _ rule: RecurrenceRule, in window: Range<Int64>, skipAhead: Bool,
         into result: inout Expansion,
-        seen: inout Set<Int64>
+        seen: inout Set<Int64>, steps total: inout Int
     ) throws(EventProblem) {
         // libical's iterator steps one FREQ unit at a time inside next(): a SECONDLY rule limited
         // by day or month parts, or a MINUTELY rule limited by month parts, can spin for centuries
@@ -173,6 +187,7 @@ extension EventRecord {
         }
         let until = rule.until
         var steps = 0
+        defer { total += steps }
         while let local = iterator.next() {
             steps += 1
             if steps > ExpansionLimits.iterationsPerSeries {

@@ -184,14 +184,40 @@ public struct PrivacyFilter: Sendable {
         folded.contains("-") ? folded.replacingOccurrences(of: "-", with: "") : folded
     }
 
+    /// The most of a title the filter reads, in Unicode scalars (256). A title is a few words (the
+    /// longest of `Fixtures/privacy/titles.tsv` has 63 scalars; a label may have 60): a longer one
+    /// is not a title, and reading megabytes of it cost seconds per megabyte (README, "Limits").
+    public static let titleBound = 256
+    /// The most of a location or a description the filter reads, in Unicode scalars (4,096): an
+    /// address, or a video-call invitation's text (1 to 3 kB).
+    public static let textBound = 4096
+
+    /// `text`, or its first `bound` Unicode scalars and `true` when it is longer. Linear in
+    /// `bound`, whatever the length of `text`.
+    static func bounded(_ text: String, _ bound: Int) -> (text: String, cut: Bool) {
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: bound, limitedBy: scalars.endIndex),
+              end != scalars.endIndex
+        else { return (text, false) }
+        return (String(scalars[..<end]), true)
+    }
+
     /// Classifies one event's texts.
+    ///
+    /// Each text is read up to its bound (`titleBound`, `textBound` Unicode scalars). A text
+    /// longer than its bound is searched for disqualifiers (and a title for parents' rules) in
+    /// that prefix, and otherwise makes the event `unlabeled`, never a moment: what lies past the
+    /// bound was not read, and could hold a disqualifier.
     /// - Parameters:
     ///   - title: the SUMMARY.
     ///   - location: the LOCATION (checked for disqualifiers only).
     ///   - description: the DESCRIPTION (checked for disqualifiers only).
-    public func classify(title: String, location: String = "", description: String = "")
+    public func classify(title fullTitle: String, location fullLocation: String = "", description fullDescription: String = "")
         -> Classification
     {
+        let (title, titleCut) = Self.bounded(fullTitle, Self.titleBound)
+        let (location, locationCut) = Self.bounded(fullLocation, Self.textBound)
+        let (description, descriptionCut) = Self.bounded(fullDescription, Self.textBound)
         for text in [title, location, description] {
             if let d = firstDisqualifier(in: text) {
                 return Classification(decision: .disqualified, rule: d.id)
@@ -200,6 +226,7 @@ public struct PrivacyFilter: Sendable {
         if let p = firstParentRule(in: title) {
             return Classification(decision: .disqualified, rule: p.id)
         }
+        if titleCut || locationCut || descriptionCut { return .unlabeled }
         let (titleTokens, glued) = Normalizer.tokensWithGlue(title)
         let best = bestForm(in: titleTokens)
         // The children named anywhere, as runs of tokens (a run joins tokens that only invisible
