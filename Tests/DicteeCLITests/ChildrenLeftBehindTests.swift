@@ -36,7 +36,7 @@ import Testing
         let process = Process()
         process.executableURL = EndToEndTests.binary
         process.arguments = arguments
-        var env = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+        var env = environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }.merging(sanitizerEnvironment()) { $1 }
         env["DICTEE_REAP_MARK"] = String(marker.dropFirst("DICTEE_REAP_MARK=".count))
         process.environment = env
         process.currentDirectoryURL = repositoryRoot
@@ -73,25 +73,30 @@ import Testing
         return (env, state)
     }
 
+    /// For each delay: a fresh state with one child, `nightly` interrupted by `signal` after the
+    /// delay, and no process left. The check can fail: some child of nightly (the Grammalecte
+    /// worker, the model server) must have been seen under the mark at least once.
+    static func interruptEach(after delays: [Double], signal: Int32, in dir: URL, model: [String: Any]?) throws {
+        var seenAny = 0
+        for delay in delays {
+            try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("dictee.sqlite").path)
+            let (env, state) = try family(in: dir, model: model)
+            let (seen, left) = try interrupt(
+                ["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"],
+                environment: env, signal: signal, after: delay)
+            seenAny += seen
+            #expect(left.isEmpty, "signal \(signal) after \(delay) s left \(left) (zombies: \(left.filter(isZombie)))")
+        }
+        #expect(seenAny > 0, "no child of nightly was ever seen: the mark does not reach them")
+    }
+
     @Test("nightly without a model, killed or terminated while it works: no process left, alive or zombie",
           arguments: [SIGKILL, SIGTERM])
     func withoutModel(signal: Int32) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-reap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        var seenAny = 0
-        for delay in [0.3, 1.0, 2.5, 5.0] {
-            // A fresh state each time, so that every run has work to do.
-            try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("dictee.sqlite").path)
-            let (env, state) = try Self.family(in: dir, model: nil)
-            let (seen, left) = try Self.interrupt(
-                ["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"],
-                environment: env, signal: signal, after: delay)
-            seenAny += seen
-            #expect(left.isEmpty, "signal \(signal) after \(delay) s left \(left) (zombies: \(left.filter(Self.isZombie)))")
-        }
-        // The check can fail: the Grammalecte worker was seen running under the marker.
-        #expect(seenAny > 0, "no child of nightly was ever seen: the marker does not reach them")
+        try Self.interruptEach(after: [0.3, 1.0, 2.5, 5.0], signal: signal, in: dir, model: nil)
     }
 
     @Test("nightly in managed mode (the model server), killed or terminated: no server left",
@@ -114,17 +119,7 @@ import Testing
         try writer.run()
         writer.waitUntilExit()
         try #require(writer.terminationStatus == 0, "make-tiny-gguf.py failed")
-        var seenAny = 0
-        for delay in [1.0, 4.0, 10.0] {
-            try? FileManager.default.removeItem(atPath: dir.appendingPathComponent("dictee.sqlite").path)
-            let (env, state) = try Self.family(
-                in: dir, model: ["gguf": gguf, "name": "tiny-random", "context": 8192, "python": python, "timeout_seconds": 60])
-            let (seen, left) = try Self.interrupt(
-                ["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"],
-                environment: env, signal: signal, after: delay)
-            seenAny += seen
-            #expect(left.isEmpty, "signal \(signal) after \(delay) s left \(left)")
-        }
-        #expect(seenAny > 0, "no child of nightly was ever seen: the marker does not reach them")
+        try Self.interruptEach(after: [1.0, 4.0, 10.0], signal: signal, in: dir,
+                               model: ["gguf": gguf, "name": "tiny-random", "context": 8192, "python": python, "timeout_seconds": 60])
     }
 }
