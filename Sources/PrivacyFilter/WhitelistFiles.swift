@@ -98,22 +98,22 @@ M077	bateau	la sortie en bateau	f	s	sortie	none	-
 # (hôpitaux, médecins, urgence); other inflections are written as forms (avocate, décédée).
 # A form written "=hôp" matches only with its accents as written (folded, "hôp" would be "hop", as
 # in hip-hop). Not forms: words that name a happy event as often as a sad one ("radio", "écho",
-# "police", "malade": "Le Malade imaginaire").
+# "police", "malade": "Le Malade imaginaire", "prisonnier" and "gendarme": "balle au prisonnier", "gendarmes et voleurs").
 # First match wins: title, then location, then description; within a text the earliest position, and
 # at the same position the longer form (juge aux affaires familiales before juge).
-D01	hôpital | =hôp | hosto | hospitalisation | hospitalisé | hospitalisée | hospitaliser | hospitalier | hospitalière | CHU | CHR | 🏥
+D01	hôpital | =hôp | hosto | hospi | hosp | hôpital de jour | HDJ | hospitalisation | hospitalisé | hospitalisée | hospitaliser | hospitalier | hospitalière | CHU | CHR | 🏥
 D02	gynécologue | gynéco | gynécologie
-D03	clinique
+D03	clinique | polyclinique
 D04	urgences | urgentiste | SAMU | SMUR | 🚑
-D05	opération | opéré | opérée | opérer
-D06	chirurgie | chirurgien | chirurgienne | chirurgical | chirurgicale
+D05	opération | opéré | opérée | opérer | opé
+D06	chirurgie | chir | chirurgien | chirurgienne | chirurgical | chirurgicale
 D07	IRM
 D08	scanner
-D09	prise de sang
+D09	prise de sang | PDS
 D10	vaccin | vaccins | vaccination | vacciner | vacciné | vaccinée | 💉
 D11	chimio | chimiothérapie
 D12	médecin | médecine | 🩺
-D13	docteur | docteure | doctoresse | Dr | Dre
+D13	docteur | docteure | doctoresse | Dr | Dre | Drs
 D14	réanimation | réa
 D15	dentiste
 D16	orthodontiste
@@ -128,7 +128,7 @@ D24	funérailles
 D25	décès | décédé | décédée | décéder
 D26	deuil
 D27	cimetière | 🪦
-D28	divorce | divorcer
+D28	divorce | divorcée | divorcer
 D29	avocat | avocate
 D30	juge
 D31	garde à vue | GAV
@@ -141,7 +141,7 @@ D37	prison
 D38	garde alternée
 D39	passation
 D40	médiation | médiateur | médiatrice
-D41	chômage
+D41	chômage | chômeur | chômeuse
 D42	Pôle emploi
 D43	France Travail
 D44	licenciement
@@ -149,7 +149,7 @@ D45	entretien d'embauche
 D46	CAF
 D47	assistante sociale | assistant social
 D48	résultats
-D49	EHPAD
+D49	EHPAD | EPHAD | maison de retraite
 D50	maladie
 D51	plainte
 D52	parloir
@@ -487,6 +487,7 @@ André
 Andréa
 Andrée
 Andy
+Ange	capitalised
 Angela
 Angelina
 Angelino
@@ -773,6 +774,7 @@ Catulle
 Caïn
 Caïphe
 Cecily
+Cerise	capitalised
 Cernunnos
 Chad
 Chantal
@@ -851,6 +853,7 @@ Cléo
 Cléopâtre
 Colby
 Colette
+Colin	capitalised
 Coline
 Colleen
 Concetta
@@ -1231,6 +1234,7 @@ Galilée
 Gallien
 Ganesh
 Ganymède
+Garance	capitalised
 Gareth
 Gargantua
 Garrett
@@ -1478,6 +1482,7 @@ Iouri
 Iphigénie
 Irena
 Irina
+Iris	capitalised
 Irène
 Irénée
 Isa
@@ -2215,6 +2220,7 @@ Méline
 Mélisande
 Mélissa
 Mélissandre
+Mélodie	capitalised
 Méléagre
 Méphistophélès
 Nabil
@@ -2326,10 +2332,12 @@ Odon
 Olaf
 Oleg
 Olga
+Olive	capitalised
 Oliver
 Olivia
 Olivier	capitalised
 Olya
+Olympe
 Omar
 Ophélie
 Oren
@@ -2396,6 +2404,7 @@ Peggy
 Penny
 Penthésilée
 Perceval
+Perle	capitalised
 Perrine
 Persée
 Perséphone
@@ -2460,6 +2469,7 @@ Prométhée
 Prosper
 Protée
 Prudence	capitalised
+Prune	capitalised
 Ptah
 Ptolémée
 Puck

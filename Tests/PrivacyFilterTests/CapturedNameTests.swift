@@ -30,6 +30,7 @@ struct CapturedNameTests {
         ("Anniv de Tom", "Tom"), ("Anniv de Rose", "Rose"), ("Anniv Pierre", "Pierre"), ("Anniversaire de Jade", "Jade"),
         ("Anniv de Charlotte", "Charlotte"), ("Anniv de Maëlys", "Maëlys"), ("Vacances chez Mamie", "Mamie"),
         ("Anniv de Papa", "Papa"), ("Anniv de Kenzo", "Kenzo"), ("Anniv de Nahia", "Nahia"),
+        ("Anniv de Colin", "Colin"), ("Anniv d'Iris", "Iris"), ("Anniv Olympe", "Olympe"),
     ])
     func firstNames(_ title: String, _ name: String) throws {
         let filter = PrivacyFilter(commonWords: try checkoutLexicon())
