@@ -65,6 +65,10 @@ public final class Lexicon: @unchecked Sendable {
     public let count: Int
     /// Number of distinct written forms: 125,653 for Lexique 3.83.
     public let formCount: Int
+    /// The forms with a `NOM` or `ADJ` row, without accents and in lower case
+    /// (`isCommonNounOrAdjective` for a word written without its accents); built on first use.
+    private var foldedCommonWords: Set<String>?
+    private let foldedCommonWordsLock = NSLock()
 
     /// Maps and checks a table written by `Scripts/lexicon/build-lexicon.py`.
     ///
@@ -482,7 +486,33 @@ public enum LexiconError: Error, Hashable, Sendable, CustomStringConvertible {
 extension Lexicon: CommonWordLexicon {
     /// Whether Lexique 3.83 has a `NOM` or `ADJ` row for the word in lower case ("Police" is
     /// `police`, NOM). Proper names such as Léa are not in Lexique.
+    /// A word written without its accents ("Leucemie", "Maitresse") is compared with the forms
+    /// folded the same way (case and diacritics, `String.folding`).
     public func isCommonNounOrAdjective(_ word: String) -> Bool {
-        entries(for: word.lowercased()).contains { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }
+        if entries(for: word.lowercased()).contains(where: { $0.partOfSpeech == .noun || $0.partOfSpeech == .adjective }) {
+            return true
+        }
+        return commonWordsFolded().contains(Self.folded(word))
+    }
+
+    static func folded(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// Every form with a noun or adjective row, folded: about 100,000 strings, built once.
+    private func commonWordsFolded() -> Set<String> {
+        foldedCommonWordsLock.lock()
+        defer { foldedCommonWordsLock.unlock() }
+        if let known = foldedCommonWords { return known }
+        var words = Set<String>()
+        for form in 0..<formCount {
+            let isCommon = rowRange(ofForm: form).contains { row in
+                let code = Int((rows + row * Self.rowSize).load(fromByteOffset: 15, as: UInt8.self))
+                return partsOfSpeech[code] == .noun || partsOfSpeech[code] == .adjective
+            }
+            if isCommon { words.insert(Self.folded(string(formBlob, range: formRange(form)))) }
+        }
+        foldedCommonWords = words
+        return words
     }
 }

@@ -103,7 +103,14 @@ public struct IngestRun: Sendable {
         }
         // Lexique tells a friend's first name from a common noun in a name slot; without the
         // table, only the names of given-names.txt are kept.
-        let filter = PrivacyFilter(family: family, commonWords: try? Labels.lexicon(environment: environment))
+        let lexicon = try? Labels.lexicon(environment: environment)
+        let filter = PrivacyFilter(family: family, commonWords: lexicon)
+        if lexicon == nil {
+            result.diagnostics.append(Diagnostic(
+                severity: .warning, location: nil, uid: nil, code: "lexicon-missing",
+                message: "the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): "
+                    + "only the first names of Whitelists/given-names.txt are kept in this ingest"))
+        }
 
         var decisions: [(decision: OccurrenceDecision, source: String)] = []
         var entries: [AuditFile.Entry] = []

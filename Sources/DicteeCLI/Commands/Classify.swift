@@ -55,7 +55,11 @@ extension Dictee {
                 if titles.last == "" { titles.removeLast() }
             }
             let family = try Self.family(context)
-            let filter = PrivacyFilter(family: family, commonWords: try? Labels.lexicon(environment: context.environment))
+            let lexicon = try? Labels.lexicon(environment: context.environment)
+            if lexicon == nil {
+                context.output.warning("the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): only the first names of Whitelists/given-names.txt are kept")
+            }
+            let filter = PrivacyFilter(family: family, commonWords: lexicon)
             let names = Dictionary(family.map { ($0.id, $0.firstName) }, uniquingKeysWith: { a, _ in a })
             let json = arguments.flags.contains("json")
             for title in titles {
