@@ -68,6 +68,8 @@ public final class Lexicon: @unchecked Sendable {
     /// The forms with a `NOM` or `ADJ` row, without accents and in lower case
     /// (`isCommonNounOrAdjective` for a word written without its accents); built on first use.
     private var foldedCommonWords: Set<String>?
+    /// Every form, folded, built on first use (`isKnownWord`); guarded by `foldedCommonWordsLock`.
+    private var foldedForms: Set<String>?
     private let foldedCommonWordsLock = NSLock()
 
     /// Maps and checks a table written by `Scripts/lexicon/build-lexicon.py`.
@@ -493,6 +495,20 @@ extension Lexicon: CommonWordLexicon {
             return true
         }
         return commonWordsFolded().contains(Self.folded(word))
+    }
+
+    /// Whether Lexique 3.83 has the word as a form of any part of speech, in lower case or
+    /// compared folded (case and diacritics).
+    public func isKnownWord(_ word: String) -> Bool {
+        if !entries(for: word.lowercased()).isEmpty { return true }
+        foldedCommonWordsLock.lock()
+        defer { foldedCommonWordsLock.unlock() }
+        if foldedForms == nil {
+            var words = Set<String>()
+            for form in 0..<formCount { words.insert(Self.folded(string(formBlob, range: formRange(form)))) }
+            foldedForms = words
+        }
+        return foldedForms!.contains(Self.folded(word))
     }
 
     static func folded(_ word: String) -> String {

@@ -5,7 +5,8 @@ import Foundation
 /// names may reach a model (Docs/architecture.md, files on disk).
 ///
 /// Line 1, the header: `{"format":"dictee-audit","version":1,"whitelist":{"moments.tsv":SHA256,
-/// "disqualifiers.txt":SHA256,"parents.txt":SHA256,"given-names.txt":SHA256},"window":{...},
+/// "disqualifiers.txt":SHA256,"parents.txt":SHA256,"given-names.txt":SHA256,"held.txt":SHA256,
+/// "registers.txt":SHA256},"window":{...},
 /// "counts":{...}}` (the digests of every rule file that changes the filter's decisions,
 /// `Whitelist.digests`). Then one line per moment that may
 /// reach a model: `{"date":"2026-11-28","phrase":"l'anniversaire de Tom","first_name":"Tom",
@@ -269,7 +270,7 @@ public enum AuditFile {
         report.counts = counts
         let files = whitelist.digests.map(\.file)
         guard Set(digests.keys) == Set(files) else {
-            // A header written before the four digests (moments.tsv and disqualifiers.txt only):
+            // A header written before the six digests (moments.tsv and disqualifiers.txt only):
             // the rules of the missing files cannot be vouched for.
             report.whitelistChanged = true
             let missing = files.filter { digests[$0] == nil }

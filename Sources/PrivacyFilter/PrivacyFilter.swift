@@ -38,7 +38,8 @@ public struct Classification: Hashable, Sendable {
         /// A disqualifier matched the title, the location or the description (rule `D..`), or a
         /// parents' rule matched the title (rule `P..`: the parents' event, not a children's moment).
         case disqualified
-        /// Nothing matched: the event keeps no name and waits for the parent.
+        /// Nothing matched, or a held word did (`Whitelists/held.txt`): the event keeps no name and
+        /// waits for the parent.
         case unlabeled
     }
 
@@ -102,7 +103,12 @@ public struct Classification: Hashable, Sendable {
 /// 7. With no child of the family named, an owner word of `parents.txt` (papa, maman) standing as
 ///    the owner (not after a link word, not in a birthday's slot) makes the parents' event, rule
 ///    `P..`, form or not ("Gym maman", "Yoga maman").
-/// 8. Anything else is unlabeled: no name is kept at all.
+/// 8. A held word (`Whitelists/held.txt`: a birth, a death, an illness, a placement, a cancelled
+///    activity; with the `mort`, `maladie`, `medical` and `justice` words of `registers.txt`) in the
+///    title or the location, matched as disqualifiers are, or a word of the title that a held or
+///    disqualifier word misspelt would give (`misspelt`), keeps the event unlabeled whatever form
+///    matched: the parent decides ("Sortie maternité", "Piscine annulée", "Foot puis dentise").
+/// 9. Anything else is unlabeled: no name is kept at all.
 public struct PrivacyFilter: Sendable {
     public let whitelist: Whitelist
     /// The family's children, whose names decide whose a moment is.
@@ -116,6 +122,11 @@ public struct PrivacyFilter: Sendable {
     private let disqualifiersByFirstWord: [String: [RuleForm]]
     /// The same for the parents' rules (hyphens inside words removed as well).
     private let parentsByFirstWord: [String: [RuleForm]]
+    /// The same for the held words (`held.txt`).
+    private let heldByFirstWord: [String: [RuleForm]]
+    /// The one-word forms of the disqualifiers and the held words of `typoLength` letters or more
+    /// (folded, letters only), by length: what a misspelt word is compared with (`misspelt`).
+    private let typoTargets: [Int: [[Character]]]
     /// Every accepted spelling of an owner word (`parents.txt`: papa, maman) -> its rule.
     private let ownerBySpelling: [String: Whitelist.Disqualifier]
 
@@ -146,6 +157,16 @@ public struct PrivacyFilter: Sendable {
         formsByFirstToken = Dictionary(grouping: whitelist.forms, by: { Self.formKey($0.tokens[0]) })
         disqualifiersByFirstWord = Self.index(whitelist.disqualifiers, hyphenFree: false)
         parentsByFirstWord = Self.index(whitelist.parentRules, hyphenFree: true)
+        heldByFirstWord = Self.index(whitelist.heldWords, hyphenFree: false)
+        var targets: [Int: Set<String>] = [:]
+        for rule in whitelist.disqualifiers + whitelist.heldWords {
+            for variant in rule.variants where variant.count == 1 {
+                let word = variant[0]
+                guard word.count >= Self.typoLength, word.allSatisfy(\.isLetter) else { continue }
+                targets[word.count, default: []].insert(word)
+            }
+        }
+        typoTargets = targets.mapValues { $0.sorted().map(Array.init) }
         var owners: [String: Whitelist.Disqualifier] = [:]
         for w in whitelist.ownerWords {
             for variant in w.variants {
@@ -249,6 +270,12 @@ public struct PrivacyFilter: Sendable {
             if let owner = ownerWord(in: joined.tokens, glued: joined.gluedToNext, form: joinedBest) {
                 return Classification(decision: .disqualified, rule: owner.id)
             }
+        }
+        // A held word (a birth, a death, an illness, a placement, a cancelled activity) in the
+        // title or the place, or a disqualifier or held word misspelt: the parent decides,
+        // whatever form matched.
+        if heldWord(in: title) != nil || heldWord(in: location) != nil || misspelt(in: title) != nil {
+            return .unlabeled
         }
         guard let (form, start) = best else { return .unlabeled }
         let formRange = start..<(start + form.tokens.count)
@@ -467,6 +494,68 @@ public struct PrivacyFilter: Sendable {
         let found = search(lists, byFirstWord: parentsByFirstWord)
         DisqualifierCache.shared.store(found?.id, for: key)
         return found
+    }
+
+    /// The first held word (`Whitelists/held.txt`) in a title or a location, matched as
+    /// disqualifiers are (`Normalizer.guardTokenLists`), else the first held stem some word of it
+    /// contains; `nil` when none.
+    func heldWord(in text: String) -> Whitelist.Disqualifier? {
+        guard !text.isEmpty, !whitelist.heldWords.isEmpty else { return nil }
+        let key = "H" + whitelist.heldDigest + whitelist.registersDigest + "\u{0}" + text
+        if let known = DisqualifierCache.shared.value(for: key) {
+            return known.flatMap { id in (whitelist.heldWords + whitelist.heldStems).first { $0.id == id } }
+        }
+        let lists = Normalizer.guardTokenLists(text)
+        let found = search(lists, byFirstWord: heldByFirstWord) ?? whitelist.heldStems.first { stem in
+            lists.contains { $0.contains { $0.contains(stem.tokens[0]) } }
+        }
+        DisqualifierCache.shared.store(found?.id, for: key)
+        return found
+    }
+
+    /// The shortest word the misspelling check reads (6 letters): shorter words are one letter away
+    /// from too many others.
+    static let typoLength = 6
+
+    /// A word of `title` that is a disqualifier or a held word misspelt: at least `typoLength`
+    /// letters, unknown to the lexicon (`CommonWordLexicon.isKnownWord`), not a given name of
+    /// `given-names.txt` nor a child of the family, and one edit away (a letter added, removed,
+    /// replaced, or two neighbours swapped: Damerau–Levenshtein distance 1) from a one-word form of
+    /// `typoLength` letters or more ("dentise", "dentsite", "psycologue", "enterement"). `nil`
+    /// when none, and always without a lexicon: then every real word would be a suspect ("grimpe" is
+    /// one letter from "grippe").
+    func misspelt(in title: String) -> String? {
+        guard let commonWords, !title.isEmpty else { return nil }
+        for token in Normalizer.tokens(title) {
+            let word = Normalizer.guardFold(token.original)
+            guard word.count >= Self.typoLength, word.allSatisfy(\.isLetter) else { continue }
+            let letters = Array(word)
+            let near = (letters.count - 1...letters.count + 1).contains { n in
+                typoTargets[n]?.contains { Self.oneEditApart(letters, $0) } ?? false
+            }
+            guard near, !whitelist.allGivenNamesFolded.contains(word),
+                  !familyKeys.contains(where: { $0.plain == word || $0.skeleton == word }),
+                  !commonWords.isKnownWord(token.original)
+            else { continue }
+            return token.original
+        }
+        return nil
+    }
+
+    /// Whether `a` and `b` differ by exactly one edit: a letter inserted, deleted or replaced, or
+    /// two neighbouring letters swapped.
+    static func oneEditApart(_ a: [Character], _ b: [Character]) -> Bool {
+        if a == b { return false }
+        if a.count == b.count {
+            let diff = a.indices.filter { a[$0] != b[$0] }
+            if diff.count == 1 { return true }
+            return diff.count == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]
+        }
+        let (long, short) = a.count > b.count ? (a, b) : (b, a)
+        guard long.count == short.count + 1 else { return false }
+        var i = 0
+        while i < short.count, long[i] == short[i] { i += 1 }
+        return long[(i + 1)...].elementsEqual(short[i...])
     }
 
     private func searchDisqualifier(in text: String) -> Whitelist.Disqualifier? {

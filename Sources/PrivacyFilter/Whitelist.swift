@@ -3,8 +3,9 @@ import Foundation
 
 /// The privacy filter's rules, read from the plain-text files an auditor reads in `Whitelists/`:
 /// `moments.tsv` (the closed whitelist of canonical French moments), `disqualifiers.txt` (words
-/// that make an event sensitive), `parents.txt` (words that make an event the parents' own) and
-/// `given-names.txt` (first names that may be captured in lower case). Deny by default: an event
+/// that make an event sensitive), `parents.txt` (words that make an event the parents' own),
+/// `given-names.txt` (first names that may be captured in lower case) and `held.txt` (words that
+/// keep an event for the parent, with categories of `registers.txt`). Deny by default: an event
 /// passes only through a form of the whitelist; disqualifiers are checked first and win, then the
 /// parents' rules (Docs/style.md, Privacy filter).
 public struct Whitelist: Sendable {
@@ -98,15 +99,26 @@ public struct Whitelist: Sendable {
     public var parentsDigest: String = ""
     /// SHA-256 (hex) of `given-names.txt`.
     public var givenNamesDigest: String = ""
+    /// The held words (`held.txt`, with the `registers.txt` categories it takes): one of them in
+    /// a title or a location keeps the event `unlabeled` for the parent, never a moment. Shaped
+    /// and matched like disqualifiers; ids `H` + the line of `held.txt` (`H21`).
+    public var heldWords: [Disqualifier] = []
+    /// The `stem` rows of `held.txt`: a word containing the letters (`tokens[0]`, folded with
+    /// `Normalizer.guardFold`, at least 4) is held, whatever its ending or prefix.
+    public var heldStems: [Disqualifier] = []
+    /// SHA-256 (hex) of `held.txt`.
+    public var heldDigest: String = ""
+    /// SHA-256 (hex) of `registers.txt`.
+    public var registersDigest: String = ""
 
     /// The files whose rules change the filter's decisions and their SHA-256 (hex), in the order
     /// the audit header writes them: `moments.tsv`, `disqualifiers.txt`, `parents.txt`,
-    /// `given-names.txt`. `registers.txt` is not among them: it belongs to the validator of
-    /// generated texts and of labels; the filter uses it only to refuse a captured name that is a
-    /// forbidden-register word (a refusal, never a new moment).
+    /// `given-names.txt`, `held.txt` and `registers.txt` (whose categories `held.txt` takes; it
+    /// also refuses a captured name that is a forbidden-register word).
     public var digests: [(file: String, sha256: String)] {
         [("moments.tsv", momentsDigest), ("disqualifiers.txt", disqualifiersDigest),
-         ("parents.txt", parentsDigest), ("given-names.txt", givenNamesDigest)]
+         ("parents.txt", parentsDigest), ("given-names.txt", givenNamesDigest),
+         ("held.txt", heldDigest), ("registers.txt", registersDigest)]
     }
 
     /// Parses the files' contents.
@@ -118,10 +130,11 @@ public struct Whitelist: Sendable {
     ///   - parents: `parents.txt` (`id<TAB>entry` lines, `#` comments), optional.
     ///   - givenNames: `given-names.txt` (one name a line, or `name<TAB>capitalised` for a name
     ///     captured only when capitalised; `#` comments), optional.
+    ///   - held: `held.txt` (`category`, `except` and `word` rows, `#` comments), optional.
     /// - Throws: `WhitelistError` naming the file and line of a malformed row or a duplicate id.
     public init(
         moments: String, disqualifiers: String, registers: String = "", parents: String = "",
-        givenNames: String = ""
+        givenNames: String = "", held: String = ""
     ) throws(WhitelistError) {
         var forms: [Form] = []
         var seen = Set<String>()
@@ -166,10 +179,17 @@ public struct Whitelist: Sendable {
         self.givenNames = names
         self.givenNamesFolded = folded
         self.allGivenNamesFolded = everyName
+        var registerRows: [(category: String, word: String)] = []
         for line in Self.lines(registers) where !line.hasPrefix("#") {
             let f = line.split(separator: "\t")
-            if f.count == 2 { registerWords.insert(Normalizer.fold(String(f[1]).trimmingCharacters(in: .whitespaces))) }
+            guard f.count == 2 else { continue }
+            let word = String(f[1]).trimmingCharacters(in: .whitespaces)
+            registerWords.insert(Normalizer.fold(word))
+            registerRows.append((String(f[0]), word))
         }
+        (self.heldWords, self.heldStems) = try Self.heldRules(held, registerRows: registerRows)
+        self.heldDigest = SHA256.hex(Array(held.utf8))
+        self.registersDigest = SHA256.hex(Array(registers.utf8))
         self.momentsDigest = SHA256.hex(Array(moments.utf8))
         self.disqualifiersDigest = SHA256.hex(Array(disqualifiers.utf8))
         self.parentsDigest = SHA256.hex(Array(parents.utf8))
@@ -192,23 +212,81 @@ public struct Whitelist: Sendable {
                 throw .malformed(file: file, line: k + 1)
             }
             guard seen.insert(f[0]).inserted else { throw .duplicateID(file: file, id: f[0]) }
-            let forms = f[1].split(separator: "|", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-            var variants: [[String]] = []
-            for form in forms {
-                var tokens = form.hasPrefix("=")
-                    ? Normalizer.accentedTokens(String(form.dropFirst()))
-                    : Normalizer.tokens(form).map { Normalizer.guardFold($0.original) }
-                if tokens.isEmpty { tokens = Normalizer.pictographs(form) }
-                guard !form.isEmpty, !tokens.isEmpty, f.count == 2 || tokens.count == 1 else {
-                    throw .malformed(file: file, line: k + 1)
-                }
-                variants.append(tokens)
+            guard let (forms, variants) = entry(f[1]), f.count == 2 || variants.allSatisfy({ $0.count == 1 }) else {
+                throw .malformed(file: file, line: k + 1)
             }
             found.append((Disqualifier(id: f[0], text: forms[0], tokens: variants[0], variants: variants),
                            f.count == 3 ? f[2] : nil))
         }
         return found
+    }
+
+    /// One entry of a rule file (`disqualifiers.txt`, `parents.txt`, `held.txt`): its forms as
+    /// written, separated by ` | `, and each form's tokens folded with `Normalizer.guardFold`, or for
+    /// a form written `=hôp` kept with their accents (`Normalizer.accentedTokens`), or for a
+    /// pictograph its own token (`Normalizer.pictographs`); `nil` when a form is empty.
+    private static func entry(_ text: String) -> (forms: [String], variants: [[String]])? {
+        let forms = text.split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        var variants: [[String]] = []
+        for form in forms {
+            var tokens = form.hasPrefix("=")
+                ? Normalizer.accentedTokens(String(form.dropFirst()))
+                : Normalizer.tokens(form).map { Normalizer.guardFold($0.original) }
+            if tokens.isEmpty { tokens = Normalizer.pictographs(form) }
+            guard !form.isEmpty, !tokens.isEmpty else { return nil }
+            variants.append(tokens)
+        }
+        return (forms, variants)
+    }
+
+    /// `held.txt`: `category<TAB>NAME` rows take the words of that category of `registers.txt`
+    /// (`registerRows`), `except<TAB>WORD` rows leave one of them out, `word<TAB>ENTRY` rows add an
+    /// entry written as a disqualifier's, `stem<TAB>LETTERS` rows a part of a word. Each word,
+    /// entry or stem becomes one rule, its id `H` and the line number in `held.txt` (`H21`), never
+    /// shown with its text.
+    /// - Throws: `WhitelistError.malformed` for an unknown kind or category, an empty entry, a stem
+    ///   of fewer than 4 letters, or an `except` word no taken category holds.
+    private static func heldRules(_ text: String, registerRows: [(category: String, word: String)])
+        throws(WhitelistError) -> (words: [Disqualifier], stems: [Disqualifier])
+    {
+        var rules: [Disqualifier] = []
+        var stems: [Disqualifier] = []
+        var categories: [(name: String, line: Int)] = []
+        var exceptions: [(word: String, line: Int)] = []
+        for (k, line) in lines(text).enumerated() {
+            let row = line.trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
+            if row.isEmpty || row.hasPrefix("#") { continue }
+            let f = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count == 2, !f[1].isEmpty else { throw .malformed(file: "held.txt", line: k + 1) }
+            switch f[0] {
+            case "category":
+                guard registerRows.contains(where: { $0.category == f[1] }) else { throw .malformed(file: "held.txt", line: k + 1) }
+                categories.append((f[1], k + 1))
+            case "except":
+                exceptions.append((f[1], k + 1))
+            case "word":
+                guard let (forms, variants) = entry(f[1]) else { throw .malformed(file: "held.txt", line: k + 1) }
+                rules.append(Disqualifier(id: "H\(k + 1)", text: forms[0], tokens: variants[0], variants: variants))
+            case "stem":
+                let letters = Normalizer.guardFold(f[1])
+                guard letters.count >= 4, letters.allSatisfy(\.isLetter) else { throw .malformed(file: "held.txt", line: k + 1) }
+                stems.append(Disqualifier(id: "H\(k + 1)", text: f[1], tokens: [letters]))
+            default:
+                throw .malformed(file: "held.txt", line: k + 1)
+            }
+        }
+        let taken = registerRows.filter { r in categories.contains { $0.name == r.category } }
+        for e in exceptions where !taken.contains(where: { $0.word == e.word }) {
+            throw .malformed(file: "held.txt", line: e.line)
+        }
+        for c in categories {
+            for r in taken where r.category == c.name && !exceptions.contains(where: { $0.word == r.word }) {
+                let tokens = Normalizer.tokens(r.word).map { Normalizer.guardFold($0.original) }
+                if !tokens.isEmpty { rules.append(Disqualifier(id: "H\(c.line)", text: r.word, tokens: tokens)) }
+            }
+        }
+        return (rules, stems)
     }
 
     /// Lines split on the line feed scalar (a CRLF file stays one row per line).
@@ -234,7 +312,7 @@ public struct Whitelist: Sendable {
             return try Whitelist(
                 moments: WhitelistFiles.moments, disqualifiers: WhitelistFiles.disqualifiers,
                 registers: WhitelistFiles.registers, parents: WhitelistFiles.parents,
-                givenNames: WhitelistFiles.givenNames)
+                givenNames: WhitelistFiles.givenNames, held: WhitelistFiles.held)
         } catch {
             fatalError("the embedded whitelist is malformed: \(error)")
         }

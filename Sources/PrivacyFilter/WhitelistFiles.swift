@@ -3146,7 +3146,8 @@ Zénon
 
     /// Whitelists/registers.txt
     static let registers = #"""
-# Forbidden registers for generated texts (Docs/domain.md §4). A generated dictation containing
+# Forbidden registers for generated texts (Docs/domain.md §4); held.txt also takes the mort, maladie,
+# medical and justice categories (such a word in a title keeps the event for the parent). A generated dictation containing
 # any of these is rejected, whatever the grade list says (Dubois-Buyse has mort, arme, sang, guerre).
 # Format: category<TAB>word. Words are the listed lemmas plus the plural and feminine forms a text
 # could contain; verbs are given as infinitives (match them by lemma for conjugated forms).
@@ -3418,6 +3419,98 @@ medical	cure
 medical	opticien
 medical	orthoptie
 justice	convocation
+
+"""#
+
+    /// Whitelists/held.txt
+    static let held = #"""
+# Held words: any of these in an event's title or location keeps the event for the parent: it is
+# `unlabeled` (no name kept, offered to the parent to label or reject), never a moment, even next to
+# a whitelist form. They name a day a happy dictation must not be about (a birth, a death, an
+# illness, a placement, a cancelled activity), or could: "Sortie maternité", "Anniversaire de la mort
+# de papi", "Dispersion des cendres en mer", "Piscine annulée", "Judo (Léa malade)".
+# Unlike the 62 disqualifiers, a held word costs a moment, never the event: the parent decides.
+# Checked after the disqualifiers and the parents' rules (they win), before the moment forms.
+# The description is read for the disqualifiers only: it often mentions an allergy or a
+# certificate about an activity that did happen.
+#
+# Format: kind<TAB>value, one of
+#   category<TAB>NAME   every word of that category of registers.txt (the forbidden registers of
+#                       generated texts), with its plurals;
+#   except<TAB>WORD     leaves out one word of those categories (it must be there): "convocation"
+#                       is every club's "Convocation match U11";
+#   word<TAB>ENTRY      a word of its own, written as disqualifiers.txt writes an entry: the forms
+#                       of one word separated by " | ", a pictograph as a form, "=word" for a form
+#                       that matches only with its accents;
+#   stem<TAB>LETTERS    any word that contains these letters (compared folded, without accents):
+#                       the derived and abbreviated words of a field ("psych": psychiatrique,
+#                       pédopsychiatre, psychomot; "therap": hippothérapie, thérapeutique).
+# Matching is the disqualifiers' (disqualifiers.txt's header): whole tokens after folding, plurals
+# in -s, -x and -aux, multi-word forms on consecutive tokens. A word of 3 letters or more ending in
+# -s also matches without it: an initialism such as "CHS" would match "ch" (a name cut by an
+# invisible character, "Ch\u200Dloé").
+category	mort
+category	maladie
+category	medical
+category	justice
+except	convocation
+# Derived words of medicine, death and prison ("prison" itself would take "balle au prisonnier").
+stem	psych
+stem	therap
+stem	pediatr
+stem	odont
+stem	dentist
+stem	dentair
+stem	chirurg
+stem	hospit
+stem	medic
+stem	enterr
+stem	funer
+stem	emprisonn
+stem	incarcer
+stem	penitenti
+stem	oncolog
+stem	cancerolog
+stem	cardiolog
+stem	neurolog
+stem	dermatolog
+stem	ophtalm
+stem	radiolog
+stem	gyneco
+stem	obstetri
+stem	orthoped
+stem	kinesi
+stem	osteop
+stem	ostheo
+# A birth, a pregnancy, care after an injury.
+word	prénatal | prénatale | prénatales | prénataux | postnatal | postnatale
+word	sage-femme | sages-femmes
+word	grossesse | IVG | fausse couche
+word	rééduc | balnéo | balnéothérapie
+word	fracture | fracturé | fracturée | entorse | blessure | blessé | blessée | plâtré | plâtrée | =cassé | =cassée
+word	analyses de sang | bilan sanguin
+word	urg | scan | vax | =méd | consult | toubib | physio | attelle | dialyse
+word	post-op | postop | post op | pré-op | préop | pré op
+word	⚕ | 🤰 | 🦽 | 🦼 | 🩸
+# Hospitals by their names and initials ("Sortie Necker" is the day a child leaves hospital).
+word	Necker | Salpêtrière | Robert Debré | Robert-Debré | Gustave Roussy | Institut Curie | Léon Bérard | Hôtel-Dieu | Hotel Dieu | AP-HP | APHP | AP HP | AP-HM | HCL | CHRU | EPSM | IGR
+# Care and support services for a child (a placement, a disability file).
+word	CMP | CMPP | CAMSP | ITEP | SESSAD | AEMO | MDPH | enquête sociale
+# A death.
+word	disparition | columbarium | jardin du souvenir | paix à son âme | in memoriam | ✝
+word	cendres | RIP | inhumation | crémation | crématorium | incinération | veillée funèbre | condoléances
+# Justice and placement.
+word	détention | détenu | détenue | maison d'arrêt | centre pénitentiaire | incarcération | incarcéré | incarcérée
+word	famille d'accueil | foyer de l'enfance | ASE | aide sociale à l'enfance | placement | =placé | =placée
+word	visite accompagnée | point rencontre | espace rencontre | lieu neutre | médiatisée | résidence alternée
+word	embauche
+# The activity did not take place that day.
+word	annulé | annulée | annulés | annulées | annulation | annul
+word	reporté | reportée | reportés | reportées
+# The same, as families who write in English put it.
+word	hospital | doctor | dentist | surgery | therapy | therapist | sick | funeral | cancelled | canceled
+# Pictographs of illness, injury, death and police (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻).
+word	🤒 | 🤕 | 🤧 | 🤮 | 😷 | 💊 | 🩹 | 🩼 | 🦷 | 💔 | 🕯 | 🚓 | 🚔 | 👮
 
 """#
 }

@@ -154,14 +154,19 @@ struct AuditFileTests {
     }
 
     @Test("the header records the digest of every rule file that changes decisions, and verify checks each",
-          arguments: ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt"])
+          arguments: ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt", "held.txt", "registers.txt"])
     func everyDigest(_ file: String) throws {
         let text = render(entries())
         let digest = try #require(filter.whitelist.digests.first { $0.file == file }?.sha256)
-        #expect(text.hasPrefix("{\"format\":\"dictee-audit\",\"version\":1,\"whitelist\":{\"moments.tsv\":\"\(filter.whitelist.momentsDigest)\","
-                               + "\"disqualifiers.txt\":\"\(filter.whitelist.disqualifiersDigest)\","
-                               + "\"parents.txt\":\"\(filter.whitelist.parentsDigest)\","
-                               + "\"given-names.txt\":\"\(filter.whitelist.givenNamesDigest)\"},"))
+        let w = filter.whitelist
+        let digests: [String] = w.digests.map { "\"\($0.file)\":\"\($0.sha256)\"" }
+        let expected: String = "{\"format\":\"dictee-audit\",\"version\":1,\"whitelist\":{" + digests.joined(separator: ",") + "},"
+        let pairs: [(String, String)] = [("moments.tsv", w.momentsDigest), ("disqualifiers.txt", w.disqualifiersDigest),
+                                         ("parents.txt", w.parentsDigest), ("given-names.txt", w.givenNamesDigest),
+                                         ("held.txt", w.heldDigest), ("registers.txt", w.registersDigest)]
+        let want: [String] = pairs.map { "\"\($0.0)\":\"\($0.1)\"" }
+        #expect(digests == want)
+        #expect(text.hasPrefix(expected))
         let tampered = text.replacingOccurrences(of: "\"\(file)\":\"\(digest)\"", with: "\"\(file)\":\"" + String(repeating: "0", count: 64) + "\"")
         #expect(tampered != text)
         let report = AuditFile.verify(tampered, whitelist: filter.whitelist, labels: [])

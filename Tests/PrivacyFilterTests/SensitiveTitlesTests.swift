@@ -72,7 +72,7 @@ struct SensitiveTitlesTests {
     }
 
     @Test("titles that only look like the new forms stay moments or wait for the parent", arguments: [
-        "Théâtre : Le Malade imaginaire", "Opéra de Lyon", "Radio-crochet de l'école", "Écho des montagnes",
+        "Théâtre : Le Malade imaginaire" /* held (malade): the parent decides */, "Opéra de Lyon", "Radio-crochet de l'école", "Écho des montagnes",
         "Chorale", "Hôtel de ville", "Médiathèque", "Kermesse", "Ostende", "Réalité virtuelle",
     ])
     func nearMisses(_ title: String) {

@@ -109,6 +109,7 @@ struct WhitelistTests {
         #expect(WhitelistFiles.parents == (try repositoryFile("Whitelists/parents.txt")))
         #expect(WhitelistFiles.givenNames == (try repositoryFile("Whitelists/given-names.txt")))
         #expect(WhitelistFiles.registers == (try repositoryFile("Whitelists/registers.txt")))
+        #expect(WhitelistFiles.held == (try repositoryFile("Whitelists/held.txt")))
     }
 
     @Test("parents' rules: ids P01..., none is also a form, a disqualifier or a given name")
@@ -143,7 +144,7 @@ struct WhitelistTests {
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(w.momentsDigest.count == 64 && w.disqualifiersDigest.count == 64)
         // Every rule file that changes decisions, in the audit header's order.
-        let files = ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt"]
+        let files = ["moments.tsv", "disqualifiers.txt", "parents.txt", "given-names.txt", "held.txt", "registers.txt"]
         #expect(w.digests.map(\.file) == files)
         for (file, digest) in w.digests {
             #expect(digest == SHA256.hex(Array(try repositoryFile("Whitelists/" + file).utf8)), "\(file)")
