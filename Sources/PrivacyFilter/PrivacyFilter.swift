@@ -519,22 +519,28 @@ public struct PrivacyFilter: Sendable {
 
     /// A word of `title` that is a disqualifier or a held word misspelt: at least `typoLength`
     /// letters, unknown to the lexicon (`CommonWordLexicon.isKnownWord`), not a given name of
-    /// `given-names.txt` nor a child of the family, and one edit away (a letter added, removed,
+    /// `given-names.txt` nor a child of the family, not capitalised after the title's first word
+    /// (a proper noun: "Vacances en Bresse"), and one edit away (a letter added, removed,
     /// replaced, or two neighbours swapped: Damerau–Levenshtein distance 1) from a one-word form of
     /// `typoLength` letters or more ("dentise", "dentsite", "psycologue", "enterement"). `nil`
     /// when none, and always without a lexicon: then every real word would be a suspect ("grimpe" is
     /// one letter from "grippe").
     func misspelt(in title: String) -> String? {
         guard let commonWords, !title.isEmpty else { return nil }
-        for token in Normalizer.tokens(title) {
+        for (i, token) in Normalizer.tokens(title).enumerated() {
+            // A capitalised word after the first is a proper noun (a place, a surname: "Vacances
+            // en Bresse", "Anniv Tom Becker"), not a misspelling.
+            if i > 0, Self.isGivenName(token.original) { continue }
             let word = Normalizer.guardFold(token.original)
             guard word.count >= Self.typoLength, word.allSatisfy(\.isLetter) else { continue }
             let letters = Array(word)
             let near = (letters.count - 1...letters.count + 1).contains { n in
                 typoTargets[n]?.contains { Self.oneEditApart(letters, $0) } ?? false
             }
-            guard near, !whitelist.allGivenNamesFolded.contains(word),
-                  !familyKeys.contains(where: { $0.plain == word || $0.skeleton == word }),
+            // Names are compared plainly folded: the look-alike skeleton writes "m" as "rn".
+            let plain = Normalizer.fold(token.original)
+            guard near, !whitelist.allGivenNamesFolded.contains(plain),
+                  !familyKeys.contains(where: { $0.plain == plain || $0.skeleton == word }),
                   !commonWords.isKnownWord(token.original)
             else { continue }
             return token.original

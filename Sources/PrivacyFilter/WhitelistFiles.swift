@@ -3454,17 +3454,27 @@ category	maladie
 category	medical
 category	justice
 except	convocation
+# Words of those categories that name happy things as often: "Mortelle Adèle" (a children's book),
+# "déguisé en policier", "la salle de la Cure".
+except	mortel
+except	mortelle
+except	mortels
+except	mortelles
+except	police
+except	policier
+except	policière
+except	cure
 # Derived words of medicine, death and prison ("prison" itself would take "balle au prisonnier").
 stem	psych
 stem	therap
-stem	pediatr
+stem	pediat
+stem	neonat
 stem	odont
 stem	dentist
 stem	dentair
 stem	chirurg
 stem	hospit
 stem	medic
-stem	enterr
 stem	funer
 stem	emprisonn
 stem	incarcer
@@ -3473,7 +3483,11 @@ stem	oncolog
 stem	cancerolog
 stem	cardiolog
 stem	neurolog
-stem	dermatolog
+stem	podolog
+stem	dermato
+stem	allergo
+stem	endocrino
+stem	pneumo
 stem	ophtalm
 stem	radiolog
 stem	gyneco
@@ -3489,28 +3503,33 @@ word	grossesse | IVG | fausse couche
 word	rééduc | balnéo | balnéothérapie
 word	fracture | fracturé | fracturée | entorse | blessure | blessé | blessée | plâtré | plâtrée | =cassé | =cassée
 word	analyses de sang | bilan sanguin
-word	urg | scan | vax | =méd | consult | toubib | physio | attelle | dialyse
+word	urg | scan | vax | =méd | consult | toubib | physio | attelle | dialyse | ORL | neuro | covid | PCR | vomi
+word	leucémie | tumeur | greffe | accident | ambulance | suture | points de suture | mater
 word	post-op | postop | post op | pré-op | préop | pré op
-word	⚕ | 🤰 | 🦽 | 🦼 | 🩸
+word	⚕ | 🤰 | 🦽 | 🦼 | 🩸 | 🦠 | 🌡
 # Hospitals by their names and initials ("Sortie Necker" is the day a child leaves hospital).
-word	Necker | Salpêtrière | Robert Debré | Robert-Debré | Gustave Roussy | Institut Curie | Léon Bérard | Hôtel-Dieu | Hotel Dieu | AP-HP | APHP | AP HP | AP-HM | HCL | CHRU | EPSM | IGR
+# Not Robert Debré, Hôtel-Dieu, Trousseau or Pitié alone: schools, a museum in Beaune, a colo's trousseau.
+word	Necker | Salpêtrière | Gustave Roussy | Institut Curie | Léon Bérard | Timone | Purpan | Bicêtre | Lenval | Clocheville | HFME | AP-HP | APHP | AP HP | AP-HM | HCL | CHRU | EPSM | IGR
 # Care and support services for a child (a placement, a disability file).
-word	CMP | CMPP | CAMSP | ITEP | SESSAD | AEMO | MDPH | enquête sociale
+word	CMP | CMPP | CAMSP | ITEP | SESSAD | AEMO | MDPH | IME | MECS | PJJ | SPIP | enquête sociale
 # A death.
-word	disparition | columbarium | jardin du souvenir | paix à son âme | in memoriam | ✝
+word	disparition | columbarium | jardin du souvenir | paix à son âme | in memoriam | ✝ | ⚱ | 🥀 | 😢 | 😭
+word	enterr | DCD | défunt | défunte | urne | caveau | sépulture
 word	cendres | RIP | inhumation | crémation | crématorium | incinération | veillée funèbre | condoléances
 # Justice and placement.
-word	détention | détenu | détenue | maison d'arrêt | centre pénitentiaire | incarcération | incarcéré | incarcérée
-word	famille d'accueil | foyer de l'enfance | ASE | aide sociale à l'enfance | placement | =placé | =placée
-word	visite accompagnée | point rencontre | espace rencontre | lieu neutre | médiatisée | résidence alternée
+word	détention | détenu | détenue | maison d'arrêt | centre pénitentiaire | incarcération | incarcéré | incarcérée | Fleury-Mérogis | Baumettes | UVF
+word	famille d'accueil | foyer de l'enfance | ASE | aide sociale à l'enfance | =placé | =placée | pouponnière
+word	assistante familiale | assistant familial | assfam | éducateur spécialisé | éducatrice spécialisée | éduc spé | droit de visite | DVH
+word	visite accompagnée | point rencontre famille | espace rencontre | lieu neutre | médiatisée | résidence alternée
 word	embauche
 # The activity did not take place that day.
-word	annulé | annulée | annulés | annulées | annulation | annul
-word	reporté | reportée | reportés | reportées
+word	annulé | annulée | annulés | annulées | annulation | annul | anulé | anulée | supprimé | supprimée | ❌ | 🚫 | ⛔
+word	reporté | reportée | reportés | reportées | repoussé | repoussée | décalé | décalée
+word	fermé | fermée | fermeture | grève
 # The same, as families who write in English put it.
-word	hospital | doctor | dentist | surgery | therapy | therapist | sick | funeral | cancelled | canceled
+word	hospital | dentist | surgery | therapy | therapist | sick | flu | fever | injury | funeral | memorial | custody | foster | jail | lawyer | cancelled | canceled | cancel | postponed | rescheduled | called off
 # Pictographs of illness, injury, death and police (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻).
-word	🤒 | 🤕 | 🤧 | 🤮 | 😷 | 💊 | 🩹 | 🩼 | 🦷 | 💔 | 🕯 | 🚓 | 🚔 | 👮
+word	🤒 | 🤕 | 🤧 | 🤮 | 😷 | 💊 | 🩹 | 🩼 | 🦷 | 💔 | 🚓 | 🚔
 
 """#
 }

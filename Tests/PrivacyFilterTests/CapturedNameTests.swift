@@ -15,11 +15,11 @@ func checkoutLexicon() throws -> Lexicon {
 @Suite("PrivacyFilter: a word in a name slot that Lexique knows as a common noun or adjective is no name")
 struct CapturedNameTests {
     @Test("common nouns, adjectives and surnames in the slot keep no name", arguments: [
-        "Anniv de Leucémie", "Anniversaire de Tumeur", "Anniv de Fromage", "Anniv de Cheval", "Anniversaire de Mosquée",
-        "Vacances chez Foyer", "Anniversaire de Meunier", "Anniv Greffe", "Anniv de Boulanger", "Week-end chez Voisin",
+        "Anniv de Chaussette", "Anniversaire de Tonneau", "Anniv de Fromage", "Anniv de Cheval", "Anniversaire de Mosquée",
+        "Vacances chez Foyer", "Anniversaire de Meunier", "Anniv Tartine", "Anniv de Boulanger", "Week-end chez Voisin",
         "Anniv de Rouge", "Anniv de Grand", "Vacances chez Berger",
         // Written without their accents.
-        "Anniv Leucemie", "Anniv de Maitresse", "Anniversaire de Mosquee", "Vacances chez Boulangere",
+        "Anniv Fenetre", "Anniv de Maitresse", "Anniversaire de Mosquee", "Vacances chez Boulangere",
     ])
     func commonNouns(_ title: String) throws {
         let filter = PrivacyFilter(commonWords: try checkoutLexicon())
