@@ -3443,8 +3443,8 @@ justice	convocation
 #                       of one word separated by " | ", a pictograph as a form, "=word" for a form
 #                       that matches only with its accents;
 #   stem<TAB>LETTERS    any word that contains these letters (compared folded, without accents):
-#                       the derived and abbreviated words of a field ("psych": psychiatrique,
-#                       pédopsychiatre, psychomot; "therap": hippothérapie, thérapeutique).
+#                       the derived and abbreviated words of a field ("psycho": psychologique,
+#                       psychomot; "psychia": pédopsychiatre; "therap": hippothérapie).
 # Matching is the disqualifiers' (disqualifiers.txt's header): whole tokens after folding, plurals
 # in -s, -x and -aux, multi-word forms on consecutive tokens. A word of 3 letters or more ending in
 # -s also matches without it: an initialism such as "CHS" would match "ch" (a name cut by an
@@ -3464,17 +3464,33 @@ except	police
 except	policier
 except	policière
 except	cure
-# Derived words of medicine, death and prison ("prison" itself would take "balle au prisonnier").
-stem	psych
+# "Piscine : test anti-noyade", "la tombe de Napoléon", "Anniv (allergie noix)", "rendez-vous devant
+# la pharmacie", "atelier plâtre", "station de traitement des eaux".
+except	noyade
+except	tombe
+except	tombes
+except	allergie
+except	allergies
+except	pharmacie
+except	pharmacies
+except	plâtre
+except	traitement
+except	traitements
+# Derived words of medicine, death and prison ("prison" itself would take "balle au prisonnier";
+# "psych" psychédélique, "medic" Médicis and médicinales, "odont" mastodonte, "hospit" L'Hospitalet).
+stem	psycho
+stem	psychia
 stem	therap
 stem	pediat
 stem	neonat
-stem	odont
+stem	odonti
+stem	odontol
 stem	dentist
 stem	dentair
 stem	chirurg
-stem	hospit
-stem	medic
+stem	hospitali
+stem	medica
+stem	medico
 stem	funer
 stem	emprisonn
 stem	incarcer
@@ -3501,7 +3517,7 @@ word	prénatal | prénatale | prénatales | prénataux | postnatal | postnatale
 word	sage-femme | sages-femmes
 word	grossesse | IVG | fausse couche
 word	rééduc | balnéo | balnéothérapie
-word	fracture | fracturé | fracturée | entorse | blessure | blessé | blessée | plâtré | plâtrée | =cassé | =cassée
+word	fracture | fracturé | fracturée | entorse | blessure | blessé | blessée | =plâtré | =plâtrée | =cassé | =cassée
 word	analyses de sang | bilan sanguin
 word	urg | scan | vax | =méd | consult | toubib | physio | attelle | dialyse | ORL | neuro | covid | PCR | vomi
 word	leucémie | tumeur | greffe | accident | ambulance | suture | points de suture | mater
@@ -3513,14 +3529,14 @@ word	Necker | Salpêtrière | Gustave Roussy | Institut Curie | Léon Bérard | 
 # Care and support services for a child (a placement, a disability file).
 word	CMP | CMPP | CAMSP | ITEP | SESSAD | AEMO | MDPH | IME | MECS | PJJ | SPIP | enquête sociale
 # A death.
-word	disparition | columbarium | jardin du souvenir | paix à son âme | in memoriam | ✝ | ⚱ | 🥀 | 😢 | 😭
+word	columbarium | jardin du souvenir | paix à son âme | in memoriam | ✝ | ⚱ | 🥀 | 😢 | 😭
 word	enterr | DCD | défunt | défunte | urne | caveau | sépulture
 word	cendres | RIP | inhumation | crémation | crématorium | incinération | veillée funèbre | condoléances
 # Justice and placement.
 word	détention | détenu | détenue | maison d'arrêt | centre pénitentiaire | incarcération | incarcéré | incarcérée | Fleury-Mérogis | Baumettes | UVF
 word	famille d'accueil | foyer de l'enfance | ASE | aide sociale à l'enfance | =placé | =placée | pouponnière
 word	assistante familiale | assistant familial | assfam | éducateur spécialisé | éducatrice spécialisée | éduc spé | droit de visite | DVH
-word	visite accompagnée | point rencontre famille | espace rencontre | lieu neutre | médiatisée | résidence alternée
+word	point rencontre famille | espace rencontre | lieu neutre | médiatisée | résidence alternée
 word	embauche
 # The activity did not take place that day.
 word	annulé | annulée | annulés | annulées | annulation | annul | anulé | anulée | supprimé | supprimée | ❌ | 🚫 | ⛔
@@ -3528,8 +3544,9 @@ word	reporté | reportée | reportés | reportées | repoussé | repoussée | d�
 word	fermé | fermée | fermeture | grève
 # The same, as families who write in English put it.
 word	hospital | dentist | surgery | therapy | therapist | sick | flu | fever | injury | funeral | memorial | custody | foster | jail | lawyer | cancelled | canceled | cancel | postponed | rescheduled | called off
-# Pictographs of illness, injury, death and police (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻).
-word	🤒 | 🤕 | 🤧 | 🤮 | 😷 | 💊 | 🩹 | 🩼 | 🦷 | 💔 | 🚓 | 🚔
+# Pictographs of illness and injury (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻); not 🦷 (the tooth
+# fairy), 💔 (Saint-Valentin), 🕯 (birthday candles), 🚓 (a child's favourite car).
+word	🤒 | 🤕 | 🤧 | 🤮 | 😷 | 💊 | 🩹 | 🩼
 
 """#
 }
