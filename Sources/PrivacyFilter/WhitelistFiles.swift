@@ -3538,10 +3538,11 @@ word	famille d'accueil | foyer de l'enfance | ASE | aide sociale à l'enfance | 
 word	assistante familiale | assistant familial | assfam | éducateur spécialisé | éducatrice spécialisée | éduc spé | droit de visite | DVH
 word	point rencontre famille | espace rencontre | lieu neutre | médiatisée | résidence alternée
 word	embauche
-# The activity did not take place that day.
+# The activity did not take place that day (not "décalé": "Judo 15h (décalé)" is the moved class,
+# at its new time).
 word	annulé | annulée | annulés | annulées | annulation | annul | anulé | anulée | supprimé | supprimée | ❌ | 🚫 | ⛔
-word	reporté | reportée | reportés | reportées | repoussé | repoussée | décalé | décalée
-word	fermé | fermée | fermeture | grève
+word	reporté | reportée | reportés | reportées | repoussé | repoussée
+word	=fermé | fermée | fermeture | grève
 # The same, as families who write in English put it.
 word	hospital | dentist | surgery | therapy | therapist | sick | flu | fever | injury | funeral | memorial | custody | foster | jail | lawyer | cancelled | canceled | cancel | postponed | rescheduled | called off
 # Pictographs of illness and injury (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻); not 🦷 (the tooth
