@@ -12,10 +12,8 @@ struct HeldTitle: CustomStringConvertible, Sendable {
     var description: String { location.isEmpty ? title : "\(title) @ \(location)" }
 
     static var all: [HeldTitle] {
-        guard let text = try? repositoryFile("Fixtures/privacy/held-titles.tsv") else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            return f.count == 3 ? HeldTitle(title: f[0], location: f[1], decision: f[2]) : nil
+        fixtureRows("Fixtures/privacy/held-titles.tsv", columns: 3).map { f in
+            HeldTitle(title: f[0], location: f[1], decision: f[2])
         }
     }
 }

@@ -10,11 +10,8 @@ struct TitleCase: CustomStringConvertible, Sendable {
     var description: String { "\(title) | \(location) | \(description_)" }
 
     static var all: [TitleCase] {
-        guard let text = try? repositoryFile("Fixtures/privacy/titles.tsv") else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 7 else { return nil }
-            return TitleCase(title: f[0], location: f[1], description_: f[2], decision: f[3],
+        fixtureRows("Fixtures/privacy/titles.tsv", columns: 7).map { f in
+            TitleCase(title: f[0], location: f[1], description_: f[2], decision: f[3],
                              phrase: f[4], firstName: f[5], rule: f[6])
         }
     }

@@ -10,11 +10,8 @@ struct SensitiveTitle: CustomStringConvertible, Sendable {
     var description: String { "\(title) | \(location) | \(description_)" }
 
     static var all: [SensitiveTitle] {
-        guard let text = try? repositoryFile("Fixtures/privacy/sensitive-titles.tsv") else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap { line in
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard f.count == 4 else { return nil }
-            return SensitiveTitle(title: f[0], location: f[1], description_: f[2], rule: f[3])
+        fixtureRows("Fixtures/privacy/sensitive-titles.tsv", columns: 4).map { f in
+            SensitiveTitle(title: f[0], location: f[1], description_: f[2], rule: f[3])
         }
     }
 }
