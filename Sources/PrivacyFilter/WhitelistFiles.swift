@@ -3543,6 +3543,7 @@ word	embauche
 word	annulé | annulée | annulés | annulées | annulation | annul | anulé | anulée | supprimé | supprimée | ❌ | 🚫 | ⛔
 word	reporté | reportée | reportés | reportées | repoussé | repoussée
 word	=fermé | fermée | fermeture | grève
+word	pas de cours | pas d'entraînement | pas de séance | pas de match | pas de piscine | pas d'école | pas de centre | relâche
 # The same, as families who write in English put it.
 word	hospital | dentist | surgery | therapy | therapist | sick | flu | fever | injury | funeral | memorial | custody | foster | jail | lawyer | cancelled | canceled | cancel | postponed | rescheduled | called off
 # Pictographs of illness and injury (the disqualifiers carry 🏥 🚑 💉 🩺 ⚰ 🪦 ⚖ 🩻); not 🦷 (the tooth
