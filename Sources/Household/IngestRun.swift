@@ -57,6 +57,17 @@ public struct IngestRun: Sendable {
         let reader = CalendarReader(zone: zone, window: window)
         // Files are read together in one session, as before; a folder (vdir) and each remote
         // source in a session of its own.
+        // Lexique tells a friend's first name from a common noun in a name slot, and a misspelt
+        // sensitive word from a real one; without the table, only the names of given-names.txt
+        // are kept.
+        let lexicon = try? Labels.lexicon(environment: environment)
+        // The rules a remote calendar's stored moments were decided with: when they changed (a new
+        // dictee, the Lexique table installed), a calendar not read again since would keep
+        // moments the new rules refuse, so every remote source is read whole, once.
+        let rules = Whitelist.bundled.digests.map { "\($0.file):\($0.sha256)" }.joined(separator: ",")
+            + (lexicon == nil ? ",lexique:none" : ",lexique")
+        let rulesChanged: Bool
+        do { rulesChanged = try store.rulesKey() != rules } catch { throw .state(error) }
         var files: [String] = []
         var reads: [SourceRead] = []
         let reading = SourceReading(reader: reader, now: now, fetcher: fetcher, environment: environment, quietly: quietly)
@@ -70,9 +81,12 @@ public struct IngestRun: Sendable {
                     files.append(path)
                 }
             case .subscription(let remote):
-                reads.append(reading.subscription(remote, state: try remoteState(remote.url, store)))
+                reads.append(reading.subscription(remote, state: try remoteState(remote.url, store, readWhole: rulesChanged, etag: nil)))
             case .caldav(let remote):
-                reads.append(reading.caldav(remote, identity: source.identity, state: try remoteState(source.identity, store)))
+                // ETags are quoted strings (RFC 7232 section 2.3): "" matches none, so every object
+                // is fetched again, and the hrefs stay known, so that deletions are still noticed.
+                reads.append(reading.caldav(remote, identity: source.identity,
+                                            state: try remoteState(source.identity, store, readWhole: rulesChanged, etag: "")))
             }
         }
         var read: IngestResult?
@@ -101,9 +115,6 @@ public struct IngestRun: Sendable {
         } catch {
             throw .state(error)
         }
-        // Lexique tells a friend's first name from a common noun in a name slot; without the
-        // table, only the names of given-names.txt are kept.
-        let lexicon = try? Labels.lexicon(environment: environment)
         let filter = PrivacyFilter(family: family, commonWords: lexicon)
         if lexicon == nil {
             result.diagnostics.append(Diagnostic(
@@ -173,6 +184,8 @@ public struct IngestRun: Sendable {
                              forgetting: reads.reduce(into: Set()) { $0.formUnion($1.forgetting) },
                              remote: reads.compactMap(\.update))
             try store.setIngestZone(zone.identifier)
+            // Only when every remote source was read: a failing one is read whole next time.
+            if failures.isEmpty { try store.setRulesKey(rules) }
         } catch {
             throw .state(error)
         }
@@ -225,8 +238,22 @@ public struct IngestRun: Sendable {
                             sourceFailures: failures)
     }
 
-    private func remoteState(_ source: String, _ store: StateStore) throws(HouseholdError) -> RemoteState {
-        do { return try store.remoteState(source: source) } catch { throw .state(error) }
+    /// The stored state of a remote source; with `readWhole`, without its sync token, its objects'
+    /// ETags replaced by `etag` and without Last-Modified, so that the source is listed and fetched
+    /// whole; its hrefs and stored events are kept to tell what was deleted.
+    private func remoteState(_ source: String, _ store: StateStore, readWhole: Bool, etag: String?)
+        throws(HouseholdError) -> RemoteState
+    {
+        var state: RemoteState
+        do { state = try store.remoteState(source: source) } catch { throw .state(error) }
+        if readWhole {
+            state.syncToken = nil
+            for href in state.objects.keys {
+                state.objects[href]?.etag = etag
+                state.objects[href]?.lastModified = nil
+            }
+        }
+        return state
     }
 }
 

@@ -207,5 +207,18 @@ enum Schema {
                 PRIMARY KEY (source_id, href)
             ) WITHOUT ROWID;
             """),
+        Migration(version: 8, sql: """
+            -- A second setting, 'rules': the privacy filter's rules the last complete ingest decided
+            -- with (the SHA-256 of each rule file, and whether the Lexique table was there). When
+            -- they change, every remote source is read whole once, so that no stored moment decided
+            -- by older rules stays (IngestRun). SQLite cannot change a CHECK: the table is copied.
+            CREATE TABLE settings_v8 (
+                key TEXT PRIMARY KEY CHECK (key IN ('tz', 'rules')),
+                value TEXT NOT NULL
+            );
+            INSERT INTO settings_v8 (key, value) SELECT key, value FROM settings;
+            DROP TABLE settings;
+            ALTER TABLE settings_v8 RENAME TO settings;
+            """),
     ]
 }

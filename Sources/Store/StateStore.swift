@@ -417,6 +417,23 @@ public final class StateStore {
         }
     }
 
+    /// The filter's rules the last complete ingest decided with (`setRulesKey`), or `nil`.
+    public func rulesKey() throws(StateError) -> String? {
+        try run { try db.query("SELECT value FROM settings WHERE key = 'rules'").first?.string("value") }
+    }
+
+    /// Remembers the filter's rules an ingest decided with (the digests of the rule files and
+    /// whether the Lexique table was there): a remote calendar not read again since is read
+    /// whole when they change (`IngestRun`).
+    public func setRulesKey(_ key: String) throws(StateError) {
+        try run {
+            try db.execute("""
+                INSERT INTO settings (key, value) VALUES ('rules', ?)
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
+                """, [.text(key)])
+        }
+    }
+
     // MARK: Suggestions
 
     /// Pending suggestions (unlabeled events not yet labeled or rejected), by first occurrence.

@@ -247,6 +247,33 @@ import Web
         #expect(try store.remoteState(source: url).syncToken != "http://example.org/sync/expired-0")
     }
 
+    @Test(arguments: kinds) func newFilterRulesFetchEveryObjectAgainAndStillNoticeDeletions(kind: CalDAVTestServer.Kind) throws {
+        guard let server = try Self.server(kind) else { return }
+        defer { server.stop(); try? FileManager.default.removeItem(at: server.directory); try? FileManager.default.removeItem(at: folder) }
+        let path = server.homePath + "famille/"
+        try server.makeCalendar(path, displayName: "Famille")
+        try server.putCalendar(path + "judo.ics", Self.oneOff("judo-samedi", "Judo", "20261128"))
+        try server.putCalendar(path + "anniv.ics", Self.oneOff("anniv-tom", "Anniversaire de Tom", "20261121"))
+        try server.putCalendar(path + "piscine.ics", Self.oneOff("piscine-sam", "Piscine", "20261128"))
+        let store = try store("s.sqlite")
+        _ = try ingest([source(server, path)], store)
+        let unchanged = Spy()
+        _ = try ingest([source(server, path)], store, spy: unchanged)
+        #expect(unchanged.multigetHrefs == 0)
+        // A new dictee's rules, and the judo event deleted meanwhile: every object still there is
+        // fetched again, and the deletion withdraws the judo moment.
+        try store.setRulesKey("moments.tsv:older")
+        try server.delete(path + "judo.ics")
+        let whole = Spy()
+        let report = try ingest([source(server, path)], store, spy: whole)
+        #expect(report.sourceFailures.isEmpty, "\(report.sourceFailures)")
+        #expect(whole.multigetHrefs == 2)
+        #expect(Set(try store.moments().map(\.eventReference)) == [EventReference(uid: "anniv-tom"), EventReference(uid: "piscine-sam")])
+        let after = Spy()
+        _ = try ingest([source(server, path)], store, spy: after)
+        #expect(after.multigetHrefs == 0, "the rules are remembered: the next night syncs as before")
+    }
+
     @Test(arguments: kinds) func fiveThousandEventsFirstAndIncrementalSync(kind: CalDAVTestServer.Kind) throws {
         guard let server = try Self.server(kind) else { return }
         defer { server.stop(); try? FileManager.default.removeItem(at: server.directory); try? FileManager.default.removeItem(at: folder) }

@@ -109,6 +109,29 @@ import Web
         #expect(try events(store) == [EventReference(uid: "p").description])
     }
 
+    @Test("new filter rules: a subscription not changed since is read whole once, so no moment decided by older rules stays")
+    func rulesChangedReadsWhole() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try HTTPSTestServer()
+        defer { server.stop() }
+        try server.put("famille.ics", Self.calendar([Self.event("p", "Piscine", day: 28), Self.event("j", "Judo", day: 27)]))
+        let source = CalendarSource.subscription(.init(url: server.url("/cal/famille.ics").absoluteString, caFile: server.caFile))
+        let store = try store()
+        _ = try run([source], store)
+        let key = try #require(try store.rulesKey())
+        #expect(key.contains("held.txt:") && key.contains("registers.txt:"), "\(key)")
+        _ = try run([source], store)
+        // Rules changed since (a new dictee): the next night reads the calendar whole, the one
+        // after is conditional again.
+        try store.setRulesKey("moments.tsv:older")
+        _ = try run([source], store)
+        #expect(try store.rulesKey() == key)
+        _ = try run([source], store)
+        let statuses = try server.requests().filter { $0.path == "/cal/famille.ics" }.map(\.status)
+        #expect(statuses == [200, 304, 200, 304], "\(statuses)")
+        #expect(try events(store).count == 2)
+    }
+
     @Test("a subscription with an event that enters the moving window is read again without waiting for a change")
     func subscriptionRecheckedWhenTheWindowMoves() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
