@@ -124,9 +124,10 @@ public struct PrivacyFilter: Sendable {
     private let parentsByFirstWord: [String: [RuleForm]]
     /// The same for the held words (`held.txt`).
     private let heldByFirstWord: [String: [RuleForm]]
-    /// The one-word forms of the disqualifiers and the held words of `typoLength` letters or more
-    /// (folded, letters only), by length: what a misspelt word is compared with (`misspelt`).
-    private let typoTargets: [Int: [[Character]]]
+    /// The one-word forms of the disqualifiers, then of the held words, of `typoLength` letters or
+    /// more (folded, letters only), each with its rule id: what a misspelt word is compared with
+    /// (`misspelt`).
+    private let typoTargets: [(letters: [Character], rule: String)]
     /// Every accepted spelling of an owner word (`parents.txt`: papa, maman) -> its rule.
     private let ownerBySpelling: [String: Whitelist.Disqualifier]
 
@@ -158,15 +159,12 @@ public struct PrivacyFilter: Sendable {
         disqualifiersByFirstWord = Self.index(whitelist.disqualifiers, hyphenFree: false)
         parentsByFirstWord = Self.index(whitelist.parentRules, hyphenFree: true)
         heldByFirstWord = Self.index(whitelist.heldWords, hyphenFree: false)
-        var targets: [Int: Set<String>] = [:]
-        for rule in whitelist.disqualifiers + whitelist.heldWords {
-            for variant in rule.variants where variant.count == 1 {
-                let word = variant[0]
-                guard word.count >= Self.typoLength, word.allSatisfy(\.isLetter) else { continue }
-                targets[word.count, default: []].insert(word)
+        typoTargets = (whitelist.disqualifiers + whitelist.heldWords).flatMap { rule in
+            rule.variants.compactMap { variant in
+                variant.count == 1 && variant[0].count >= Self.typoLength && variant[0].allSatisfy(\.isLetter)
+                    ? (Array(variant[0]), rule.id) : nil
             }
         }
-        typoTargets = targets.mapValues { $0.sorted().map(Array.init) }
         var owners: [String: Whitelist.Disqualifier] = [:]
         for w in whitelist.ownerWords {
             for variant in w.variants {
@@ -522,8 +520,9 @@ public struct PrivacyFilter: Sendable {
     /// `given-names.txt` nor a child of the family, not capitalised after the title's first word
     /// (a proper noun: "Vacances en Bresse"), and one edit away (a letter added, removed,
     /// replaced, or two neighbours swapped: Damerau–Levenshtein distance 1) from a one-word form of
-    /// `typoLength` letters or more ("dentise", "dentsite", "psycologue", "enterement"). `nil`
-    /// when none, and always without a lexicon: then every real word would be a suspect ("grimpe" is
+    /// `typoLength` letters or more ("dentise", "dentsite", "psycologue", "enterement").
+    /// - Returns: the id of the rule it is near, a disqualifier's before a held word's (`D15` for
+    ///   "dentise"): never the title's own text; `nil` when none, and always without a lexicon: then every real word would be a suspect ("grimpe" is
     /// one letter from "grippe").
     func misspelt(in title: String) -> String? {
         guard let commonWords, !title.isEmpty else { return nil }
@@ -534,16 +533,14 @@ public struct PrivacyFilter: Sendable {
             let word = Normalizer.guardFold(token.original)
             guard word.count >= Self.typoLength, word.allSatisfy(\.isLetter) else { continue }
             let letters = Array(word)
-            let near = (letters.count - 1...letters.count + 1).contains { n in
-                typoTargets[n]?.contains { Self.oneEditApart(letters, $0) } ?? false
-            }
+            let near = typoTargets.first { abs($0.letters.count - letters.count) <= 1 && Self.oneEditApart(letters, $0.letters) }?.rule
             // Names are compared plainly folded: the look-alike skeleton writes "m" as "rn".
             let plain = Normalizer.fold(token.original)
-            guard near, !whitelist.allGivenNamesFolded.contains(plain),
+            guard let near, !whitelist.allGivenNamesFolded.contains(plain),
                   !familyKeys.contains(where: { $0.plain == plain || $0.skeleton == word }),
                   !commonWords.isKnownWord(token.original)
             else { continue }
-            return token.original
+            return near
         }
         return nil
     }

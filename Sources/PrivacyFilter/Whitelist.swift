@@ -276,15 +276,14 @@ public struct Whitelist: Sendable {
                 throw .malformed(file: "held.txt", line: k + 1)
             }
         }
-        let taken = registerRows.filter { r in categories.contains { $0.name == r.category } }
+        let lineOf = Dictionary(categories.map { ($0.name, $0.line) }, uniquingKeysWith: { a, _ in a })
+        let taken = registerRows.filter { lineOf[$0.category] != nil }
         for e in exceptions where !taken.contains(where: { $0.word == e.word }) {
             throw .malformed(file: "held.txt", line: e.line)
         }
-        for c in categories {
-            for r in taken where r.category == c.name && !exceptions.contains(where: { $0.word == r.word }) {
-                let tokens = Normalizer.tokens(r.word).map { Normalizer.guardFold($0.original) }
-                if !tokens.isEmpty { rules.append(Disqualifier(id: "H\(c.line)", text: r.word, tokens: tokens)) }
-            }
+        for r in taken where !exceptions.contains(where: { $0.word == r.word }) {
+            let tokens = Normalizer.tokens(r.word).map { Normalizer.guardFold($0.original) }
+            if !tokens.isEmpty { rules.append(Disqualifier(id: "H\(lineOf[r.category]!)", text: r.word, tokens: tokens)) }
         }
         return (rules, stems)
     }

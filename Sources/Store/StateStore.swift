@@ -403,34 +403,31 @@ public final class StateStore {
     // MARK: Settings
 
     /// The time zone (IANA name) of the last ingest, if any.
-    public func ingestZone() throws(StateError) -> String? {
-        try run { try db.query("SELECT value FROM settings WHERE key = 'tz'").first?.string("value") }
-    }
+    public func ingestZone() throws(StateError) -> String? { try setting("tz") }
 
     /// Remembers the time zone of an ingest (changes nothing when it is the same).
-    public func setIngestZone(_ identifier: String) throws(StateError) {
-        try run {
-            try db.execute("""
-                INSERT INTO settings (key, value) VALUES ('tz', ?)
-                ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
-                """, [.text(identifier)])
-        }
-    }
+    public func setIngestZone(_ identifier: String) throws(StateError) { try setSetting("tz", identifier) }
 
     /// The filter's rules the last complete ingest decided with (`setRulesKey`), or `nil`.
-    public func rulesKey() throws(StateError) -> String? {
-        try run { try db.query("SELECT value FROM settings WHERE key = 'rules'").first?.string("value") }
-    }
+    public func rulesKey() throws(StateError) -> String? { try setting("rules") }
 
     /// Remembers the filter's rules an ingest decided with (the digests of the rule files and
     /// whether the Lexique table was there): a remote calendar not read again since is read
     /// whole when they change (`IngestRun`).
-    public func setRulesKey(_ key: String) throws(StateError) {
+    public func setRulesKey(_ key: String) throws(StateError) { try setSetting("rules", key) }
+
+    /// The value of a `settings` row (`key` one of the table's CHECK: `tz`, `rules`), or `nil`.
+    private func setting(_ key: String) throws(StateError) -> String? {
+        try run { try db.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?.string("value") }
+    }
+
+    /// Writes a `settings` row (changes nothing when the value is the same).
+    private func setSetting(_ key: String, _ value: String) throws(StateError) {
         try run {
             try db.execute("""
-                INSERT INTO settings (key, value) VALUES ('rules', ?)
+                INSERT INTO settings (key, value) VALUES (?, ?)
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
-                """, [.text(key)])
+                """, [.text(key), .text(value)])
         }
     }
 

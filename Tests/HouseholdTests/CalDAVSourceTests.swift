@@ -99,6 +99,16 @@ import Web
         }
     }
 
+    /// A "Famille" calendar on `server` with the Saturday judo and Tom's birthday, one object
+    /// each (`judo.ics`, `anniv.ics`); its path.
+    static func judoAndBirthday(on server: CalDAVTestServer) throws -> String {
+        let path = server.homePath + "famille/"
+        try server.makeCalendar(path, displayName: "Famille")
+        try server.putCalendar(path + "judo.ics", oneOff("judo-samedi", "Judo", "20261128"))
+        try server.putCalendar(path + "anniv.ics", oneOff("anniv-tom", "Anniversaire de Tom", "20261121"))
+        return path
+    }
+
     func source(_ server: CalDAVTestServer, _ path: String) -> CalendarSource {
         .caldav(.init(url: server.url(path).absoluteString, user: CalDAVTestServer.user, insecureHTTP: false))
     }
@@ -225,10 +235,7 @@ import Web
     @Test(arguments: kinds) func aRefusedSyncTokenFallsBackToAFullListing(kind: CalDAVTestServer.Kind) throws {
         guard let server = try Self.server(kind) else { return }
         defer { server.stop(); try? FileManager.default.removeItem(at: server.directory); try? FileManager.default.removeItem(at: folder) }
-        let path = server.homePath + "famille/"
-        try server.makeCalendar(path, displayName: "Famille")
-        try server.putCalendar(path + "judo.ics", Self.oneOff("judo-samedi", "Judo", "20261128"))
-        try server.putCalendar(path + "anniv.ics", Self.oneOff("anniv-tom", "Anniversaire de Tom", "20261121"))
+        let path = try Self.judoAndBirthday(on: server)
         let store = try store("s.sqlite")
         _ = try ingest([source(server, path)], store)
         // The state is kept under the source's identity (the URL with the user name in it).
@@ -250,10 +257,7 @@ import Web
     @Test(arguments: kinds) func newFilterRulesFetchEveryObjectAgainAndStillNoticeDeletions(kind: CalDAVTestServer.Kind) throws {
         guard let server = try Self.server(kind) else { return }
         defer { server.stop(); try? FileManager.default.removeItem(at: server.directory); try? FileManager.default.removeItem(at: folder) }
-        let path = server.homePath + "famille/"
-        try server.makeCalendar(path, displayName: "Famille")
-        try server.putCalendar(path + "judo.ics", Self.oneOff("judo-samedi", "Judo", "20261128"))
-        try server.putCalendar(path + "anniv.ics", Self.oneOff("anniv-tom", "Anniversaire de Tom", "20261121"))
+        let path = try Self.judoAndBirthday(on: server)
         try server.putCalendar(path + "piscine.ics", Self.oneOff("piscine-sam", "Piscine", "20261128"))
         let store = try store("s.sqlite")
         _ = try ingest([source(server, path)], store)

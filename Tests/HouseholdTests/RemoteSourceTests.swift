@@ -33,6 +33,14 @@ import Web
         Data(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + events.joined() + "END:VCALENDAR\r\n").utf8)
     }
 
+    /// A local https server publishing `famille.ics` (Saturday's swim, Friday's judo) and the
+    /// subscription to it.
+    static func swimmingAndJudo() throws -> (HTTPSTestServer, CalendarSource) {
+        let server = try HTTPSTestServer()
+        try server.put("famille.ics", calendar([event("p", "Piscine", day: 28), event("j", "Judo", day: 27)]))
+        return (server, .subscription(.init(url: server.url("/cal/famille.ics").absoluteString, caFile: server.caFile)))
+    }
+
     func store() throws -> StateStore { try StateStore(path: folder.appendingPathComponent("state.sqlite").path) }
 
     func run(_ sources: [CalendarSource], _ store: StateStore, now: Int64? = nil, audit: String? = nil) throws -> IngestReport {
@@ -74,10 +82,8 @@ import Web
     @Test("a subscription: the first night reads it, the next gets a 304 and keeps every moment; a change is read again")
     func subscriptionConditionalGET() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try HTTPSTestServer()
+        let (server, source) = try Self.swimmingAndJudo()
         defer { server.stop() }
-        try server.put("famille.ics", Self.calendar([Self.event("p", "Piscine", day: 28), Self.event("j", "Judo", day: 27)]))
-        let source = CalendarSource.subscription(.init(url: server.url("/cal/famille.ics").absoluteString, caFile: server.caFile))
         let store = try store()
         let first = try run([source], store)
         #expect(first.sourceFailures.isEmpty, "\(first.sourceFailures)")
@@ -112,10 +118,8 @@ import Web
     @Test("new filter rules: a subscription not changed since is read whole once, so no moment decided by older rules stays")
     func rulesChangedReadsWhole() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try HTTPSTestServer()
+        let (server, source) = try Self.swimmingAndJudo()
         defer { server.stop() }
-        try server.put("famille.ics", Self.calendar([Self.event("p", "Piscine", day: 28), Self.event("j", "Judo", day: 27)]))
-        let source = CalendarSource.subscription(.init(url: server.url("/cal/famille.ics").absoluteString, caFile: server.caFile))
         let store = try store()
         _ = try run([source], store)
         let key = try #require(try store.rulesKey())

@@ -53,23 +53,14 @@ struct HeldWordsTests {
         #expect(!words.contains("arme") && !words.contains("église"))
     }
 
-    /// Every one-word form of every held word, and a word built around every stem.
+    /// Every form of every held word (as parsed: folded, an accent-only form with its accents),
+    /// and a word built around every stem.
     static func heldSamples() -> [String] {
         let w = Whitelist.bundled
-        var samples: [String] = []
-        for rule in w.heldWords {
-            for form in rule.text.split(separator: "|").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                samples.append(form.hasPrefix("=") ? String(form.dropFirst()) : form)
-            }
+        var samples = w.heldWords.flatMap { rule in
+            rule.variants.map { $0.map { $0.hasPrefix("=") ? String($0.dropFirst()) : $0 }.joined(separator: " ") }
         }
-        if let text = try? repositoryFile("Whitelists/held.txt") {
-            for line in text.split(separator: "\n") where line.hasPrefix("word\t") {
-                for form in line.dropFirst(5).split(separator: "|").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                    samples.append(form.hasPrefix("=") ? String(form.dropFirst()) : form)
-                }
-            }
-        }
-        for stem in w.heldStems { samples.append("para" + stem.text + "ique") }
+        samples += w.heldStems.map { "para" + $0.text + "ique" }
         return samples
     }
 
@@ -142,6 +133,14 @@ struct MisspeltWordsTests {
         #expect(filter.classify(title: title).decision == .unlabeled, "\(title)")
     }
 
+    @Test("the check names the rule it is near, a disqualifier first, never the title's own text")
+    func namesTheRule() throws {
+        let filter = PrivacyFilter(commonWords: try checkoutLexicon())
+        #expect(filter.misspelt(in: "Foot puis dentise") == "D15")
+        #expect(filter.misspelt(in: "Anniv enterement papi") == "D22")
+        #expect(filter.misspelt(in: "Piscine leucemi")?.hasPrefix("H") == true)
+    }
+
     @Test("real words one letter from a sensitive word stay moments", arguments: [
         "Sortie grimpe", "Anniv de Mathis", "Piscine avec Clémence", "Concert de la chorale", "Match de basket",
         "Anniv de Noélie", "Sortie plantes",
@@ -165,7 +164,7 @@ struct MisspeltWordsTests {
         #expect(words.count > 1_000)
         var suspects: [String] = []
         for word in words where word.count >= PrivacyFilter.typoLength {
-            if let w = filter.misspelt(in: "Piscine \(word)") { suspects.append(w) }
+            if let near = filter.misspelt(in: "Piscine \(word)") { suspects.append("\(word) ~ \(near)") }
         }
         #expect(suspects.isEmpty, "\(suspects.prefix(20))")
     }
