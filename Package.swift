@@ -55,7 +55,7 @@ let package = Package(
         ),
 
         // Value types shared by every module. Foundation only.
-        .target(name: "DicteeCore"),
+        .target(name: "DicteeCore", resources: [.copy("Localization")]),
 
         // The privacy filter: whitelist, disqualifiers, name capture; the only producer of Moment.
         .target(name: "PrivacyFilter", dependencies: ["DicteeCore", "CDigest", "CConfusables"]),

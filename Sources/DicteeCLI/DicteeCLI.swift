@@ -115,6 +115,18 @@ public enum DicteeCLI {
         standardInput: @escaping () -> String? = { nil },
         readLine: @escaping () -> String? = { nil }, isInteractive: Bool = false
     ) -> ExitCode {
+        // Every message, prompt and date of this run in the language the environment asks for.
+        Language.$current.withValue(Language(environment: environment)) {
+            runInLanguage(arguments: arguments, environment: environment, output: output, clock: clock,
+                          standardInput: standardInput, readLine: readLine, isInteractive: isInteractive)
+        }
+    }
+
+    private static func runInLanguage(
+        arguments: [String], environment: [String: String], output: OutputSink,
+        clock: any DicteeCore.Clock, standardInput: @escaping () -> String?,
+        readLine: @escaping () -> String?, isInteractive: Bool
+    ) -> ExitCode {
         var context = CommandContext(environment: environment, output: output, clock: clock)
         context.readStandardInput = standardInput
         context.readLine = readLine
