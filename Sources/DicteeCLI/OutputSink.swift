@@ -17,18 +17,49 @@ public final class OutputSink: @unchecked Sendable {
         self.writeErr = err
         self.colorErrors = colorErrors
         self.colorOutput = colorOutput
+        self.errorsOnly = false
     }
 
-    /// Writes `text` to stdout as is.
-    public func write(_ text: String) { writeOut(text) }
-    /// Writes a line to stdout.
-    public func line(_ text: String = "") { writeOut(text + "\n") }
-    /// Writes a line to stderr.
-    public func diagnostic(_ text: String) { writeErr(text + "\n") }
+    /// Whether only `error` lines are written (`nightly --quiet`, for cron mail).
+    public let errorsOnly: Bool
+
+    private init(_ base: OutputSink, errorsOnly: Bool, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
+        self.writeOut = out
+        self.writeErr = err
+        self.colorErrors = base.colorErrors
+        self.colorOutput = base.colorOutput
+        self.errorsOnly = errorsOnly
+    }
+
+    /// A sink for a run log (`nightly`): every line, on stdout and stderr, starts with `stamp()`
+    /// (an ISO 8601 time and the pid, `2026-12-02T02:30:04+01:00 [4242] `), and with `quiet`
+    /// only the `error` lines are written.
+    public func runLog(stamp: @escaping () -> String, quiet: Bool) -> OutputSink {
+        func dated(_ write: @escaping (String) -> Void) -> (String) -> Void {
+            { text in
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                if lines.last == "" { lines.removeLast() }
+                write(lines.map { stamp() + $0 + "\n" }.joined())
+            }
+        }
+        return OutputSink(self, errorsOnly: quiet, out: dated(writeOut), err: dated(writeErr))
+    }
+
+    /// This sink with stdout sent to stderr too (a job's report printed inside another job's log).
+    public func allToStandardError() -> OutputSink {
+        OutputSink(self, errorsOnly: errorsOnly, out: writeErr, err: writeErr)
+    }
+
+    /// Writes `text` to stdout as is (nothing when `errorsOnly`).
+    public func write(_ text: String) { if !errorsOnly { writeOut(text) } }
+    /// Writes a line to stdout (nothing when `errorsOnly`).
+    public func line(_ text: String = "") { if !errorsOnly { writeOut(text + "\n") } }
+    /// Writes a line to stderr (nothing when `errorsOnly`).
+    public func diagnostic(_ text: String) { if !errorsOnly { writeErr(text + "\n") } }
 
     /// Writes `error: message` to stderr (in red on a colour terminal).
     public func error(_ message: String) {
-        diagnostic((colorErrors ? "\u{1B}[31merror\u{1B}[0m" : "error") + ": " + message)
+        writeErr((colorErrors ? "\u{1B}[31merror\u{1B}[0m" : "error") + ": " + message + "\n")
     }
 
     /// Writes `warning: message` to stderr.

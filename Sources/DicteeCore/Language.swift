@@ -128,6 +128,23 @@ extension Language {
         return formatter.string(from: date).replacingOccurrences(of: ",", with: "")
     }
 
+    /// A day in full with its year: "samedi 28 novembre 2026" / "Saturday 28 November 2026".
+    public func longDay(_ day: CalendarDate) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
+        else { return day.description }
+        let formatter = DateFormatter()
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        formatter.locale = locale
+        formatter.dateFormat = "EEEE d MMMM y"
+        return formatter.string(from: date)
+    }
+
+    /// Whether a count takes the singular: English for 1 only, French for 0 and 1 ("0 enfant").
+    public func isSingular(_ count: Int) -> Bool { self == .french ? abs(count) <= 1 : abs(count) == 1 }
+
     /// The weekday alone, short: "dim." / "Sun".
     public func shortWeekday(_ day: CalendarDate) -> String {
         let names = self == .french

@@ -55,3 +55,13 @@ func runBuiltDictee(_ binary: URL, _ arguments: [String]) throws -> (status: Int
     while !reader.isFinished { usleep(1_000) }
     return (process.terminationStatus, stdout, box.data)
 }
+
+/// A run log without its dates: each line's leading `2026-11-29T18:00:00+01:00 [4242] ` (an ISO
+/// 8601 time and the pid, as `nightly` writes them) removed.
+func undated(_ log: String) -> String {
+    log.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+        guard let range = line.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}(Z|[+-][0-9]{2}:[0-9]{2}) \[[0-9]+\] "#,
+                                     options: .regularExpression) else { return line }
+        return line[range.upperBound...]
+    }.joined(separator: "\n")
+}
