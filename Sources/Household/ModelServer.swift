@@ -46,7 +46,7 @@ final class ModelServer: @unchecked Sendable {
     ///   another socket error.
     static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerError("no TCP socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ServerError(tr("no TCP socket: %@", String(cString: strerror(errno)))) }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -58,18 +58,18 @@ final class ModelServer: @unchecked Sendable {
         guard bound == 0 else {
             let code = errno
             if code == EADDRNOTAVAIL || code == ENETUNREACH || code == ENETDOWN { throw loopbackError(code) }
-            throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(code)))")
+            throw ServerError(tr("no free port on 127.0.0.1: %@", String(cString: strerror(code))))
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        guard named == 0 else { throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        guard named == 0 else { throw ServerError(tr("no free port on 127.0.0.1: %@", String(cString: strerror(errno)))) }
         // Binding 127.0.0.1 succeeds even when `lo` is down; connecting then fails with
         // ENETUNREACH. So connect once to the bound port (loopback connects at once).
-        guard listen(fd, 1) == 0 else { throw ServerError("no free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+        guard listen(fd, 1) == 0 else { throw ServerError(tr("no free port on 127.0.0.1: %@", String(cString: strerror(errno)))) }
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard client >= 0 else { throw ServerError("no TCP socket: \(String(cString: strerror(errno)))") }
+        guard client >= 0 else { throw ServerError(tr("no TCP socket: %@", String(cString: strerror(errno)))) }
         defer { close(client) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -79,8 +79,8 @@ final class ModelServer: @unchecked Sendable {
     }
 
     private static func loopbackError(_ code: Int32) -> ServerError {
-        ServerError("no loopback interface: 127.0.0.1 is unreachable (\(String(cString: strerror(code)))); "
-                    + "the managed model server needs it ('lo' is down, e.g. in a network namespace without network)")
+        ServerError(tr("no loopback interface: 127.0.0.1 is unreachable (%@); the managed model server needs it ('lo' is down, e.g. in a network namespace without network)",
+                       String(cString: strerror(code))))
     }
 
     /// Starts the server for `gguf` and waits until it answers `GET /v1/models`.
@@ -97,15 +97,15 @@ final class ModelServer: @unchecked Sendable {
     static func start(gguf: String, python: String, contextLength: Int, log: String?,
                       environment given: [String: String]) throws -> ModelServer {
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw ServerError("\(python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
+            throw ServerError(tr("%@ is missing: run Scripts/setup --model (it builds the llama-cpp-python server once, 3 to 5 minutes)", python))
         }
-        guard FileManager.default.isReadableFile(atPath: gguf) else { throw ServerError("\(gguf): no such model file") }
+        guard FileManager.default.isReadableFile(atPath: gguf) else { throw ServerError(tr("%@: no such model file", gguf)) }
         let port = try freePort()
         var sink = ChildProcess.Stream.null
         if let log {
             // Emptied (or created 0600) here; the child appends to it from both streams.
             do { try PrivateFile.replace(log, with: Data()) } catch {
-                throw ServerError("\(log): cannot write the server's log (\(error.reason))")
+                throw ServerError(tr("%@: cannot write the server's log (%@)", log, error.reason))
             }
             sink = .file(log)
         }
@@ -129,13 +129,13 @@ final class ModelServer: @unchecked Sendable {
         while Date() < deadline {
             if let ended = process.poll() {
                 server.stop()
-                throw ServerError("the model server exited during start-up (\(ended))\(log.map { "; see \($0)" } ?? "")")
+                throw ServerError(tr("the model server exited during start-up (%@)", "\(ended)") + (log.map { tr("; see %@", $0) } ?? ""))
             }
             if server.answers() { return server }
             usleep(250_000)
         }
         server.stop()
-        throw ServerError("the model server did not answer within \(Int(startTimeout)) s")
+        throw ServerError(tr("the model server did not answer within %ld s", Int(startTimeout)))
     }
 
     /// Whether `GET /v1/models` answers 200.

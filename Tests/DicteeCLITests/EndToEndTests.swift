@@ -80,8 +80,12 @@ struct EndToEndTests {
         Case(name: "flow_14_list_all", arguments: ["--state", "$STATE", "suggestions", "list", "--all", "--tz", "Europe/Paris"], status: 0),
     ]
 
-    @Test("the parent's flow: child, ingest, audit, suggestions, label (golden files)")
-    func parentFlow() throws {
+    /// The flow's languages: English (no `LANG`, golden files in Fixtures/golden/) and French
+    /// (`LANG=fr_FR.UTF-8`, golden files in Fixtures/golden/fr/). The audit file is the same.
+    static let languages: [String?] = [nil, "fr_FR.UTF-8"]
+
+    @Test("the parent's flow: child, ingest, audit, suggestions, label (golden files)", arguments: languages)
+    func parentFlow(language: String?) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-flow-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         for step in Self.flow {
@@ -90,7 +94,7 @@ struct EndToEndTests {
                 $0.replacingOccurrences(of: "$STATE", with: dir.appendingPathComponent("state.sqlite").path)
                     .replacingOccurrences(of: "$AUDIT", with: dir.appendingPathComponent("audit.jsonl").path)
             }
-            try golden(c)
+            try golden(c, language: language)
         }
         let audit = try String(contentsOf: dir.appendingPathComponent("audit.jsonl"), encoding: .utf8)
         let expected = try String(
@@ -103,15 +107,17 @@ struct EndToEndTests {
     }
 
     @Test("stdout, stderr and exit status", arguments: cases)
-    func golden(_ c: Case) throws {
+    func golden(_ c: Case) throws { try golden(c, language: nil) }
+
+    func golden(_ c: Case, language: String?) throws {
         let binary = Self.binary
         try #require(
             FileManager.default.isExecutableFile(atPath: binary.path),
             "\(binary.path) is missing: run Scripts/test (it builds the binary first)")
-        let (status, stdout, stderr) = try runBuiltDictee(binary, c.arguments)
-        #expect(status == c.status)
+        let (status, stdout, stderr) = try runBuiltDictee(binary, c.arguments, language: language)
+        #expect(status == c.status, "\(c.name) \(language ?? "")")
 
-        let dir = repositoryRoot.appendingPathComponent("Fixtures/golden")
+        let dir = repositoryRoot.appendingPathComponent(language == nil ? "Fixtures/golden" : "Fixtures/golden/fr")
         let outFile = dir.appendingPathComponent("\(c.name).stdout")
         let errFile = dir.appendingPathComponent("\(c.name).stderr")
         if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {

@@ -24,7 +24,7 @@ import DicteeTestSupport
             return
         }
         try #require(FileManager.default.isExecutableFile(atPath: Self.python),
-                     "\(Self.python) is missing: run Scripts/setup (it installs the llama-cpp-python server)")
+                     "\(Self.python) is missing: run Scripts/setup --model (it builds the llama-cpp-python server)")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-model-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -10,7 +10,7 @@ import DicteeTestSupport
 @Suite struct NightlyLogTests {
     static let now = NightlyTests.now
     /// `2026-11-29T…+01:00 [pid] ` at the start of a line: the fixed test clock, in Europe/Paris.
-    static let stamp = "2026-12-01T12:53:20+01:00 [\(ProcessInfo.processInfo.processIdentifier)] "
+    static let stamp = "2026-11-30T01:53:20+01:00 [\(ProcessInfo.processInfo.processIdentifier)] "
 
     static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
@@ -23,9 +23,12 @@ import DicteeTestSupport
         #expect(all.count > 3)
         for line in all { #expect(line.hasPrefix(Self.stamp), "undated: \(line)") }
         #expect(first.stderr.components(separatedBy: "no language model configured").count == 2, "\(first.stderr)")
+        // Without a model no text has attempts to log: the notice comes after the ingest's
+        // counts, before the summary line (stdout).
         let notice = try #require(Self.lines(first.stderr).firstIndex { $0.contains("no language model configured") })
-        let text = try #require(Self.lines(first.stderr).firstIndex { $0.contains("dictation for child") })
-        #expect(notice < text, "the notice comes before the first text")
+        let ingest = try #require(Self.lines(first.stderr).firstIndex { $0.contains("moments") })
+        #expect(ingest < notice, "the ingest's counts, then the notice")
+        #expect(!first.stderr.contains("dictation for child"), "no attempt to log without a model")
 
         let second = runDictee(["--state", state, "nightly"] + Self.now, environment: env)
         #expect(second.code == .ok)

@@ -33,13 +33,15 @@ func runDictee(_ arguments: [String], environment: [String: String] = ["TZ": "Eu
 
 /// Runs the built `dictee` binary from the repository root with a fixed, colourless environment.
 /// - Returns: the exit status, stdout and stderr.
-func runBuiltDictee(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: Data) {
+func runBuiltDictee(_ binary: URL, _ arguments: [String], language: String? = nil) throws -> (status: Int32, stdout: Data, stderr: Data) {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
     process.currentDirectoryURL = repositoryRoot
-    process.environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1",
-                           "HOME": FileManager.default.temporaryDirectory.path].merging(sanitizerEnvironment()) { $1 }
+    var environment = ["PATH": "/usr/bin:/bin", "TZ": "Europe/Paris", "NO_COLOR": "1",
+                       "HOME": FileManager.default.temporaryDirectory.path].merging(sanitizerEnvironment()) { $1 }
+    if let language { environment["LANG"] = language }
+    process.environment = environment
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

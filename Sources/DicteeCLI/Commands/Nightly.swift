@@ -69,6 +69,7 @@ extension Dictee {
                 return .ok
             }
             log.flushIngest()
+            if report.written > 0 { log.sayLibraryOnly() }
             output.line(tr("nightly: %@, %ld cards ready, %ld texts written (%ld by the model, %ld from the library), %@, %ld s",
                            childCount(report.children), report.cardsReady, report.written, report.byModel, report.fromLibrary,
                            Language.current.isSingular(report.withoutText)
@@ -102,6 +103,14 @@ extension Dictee {
                 guard let report = ingest else { return }
                 ingest = nil
                 IngestCommand.render(report, output.allToStandardError(), json: false)
+            }
+
+            /// Says "no language model configured" when no model is, once per run (texts that
+            /// came from the library alone make no `.text` event: the run's end calls it then).
+            func sayLibraryOnly() {
+                guard libraryOnly else { return }
+                libraryOnly = false
+                output.diagnostic(tr("no language model configured: the handwritten library serves every text"))
             }
 
             func render(_ event: NightlyEvent) {
@@ -141,10 +150,7 @@ extension Dictee {
                     output.warning(tr("richer texts: requests go to %@, outside this machine; each is logged first in %@",
                                       endpoint.url.absoluteString, endpoint.egressLog?.path ?? "?"))
                 case .text(let childID, let result):
-                    if libraryOnly {
-                        libraryOnly = false
-                        output.diagnostic(tr("no language model configured: the handwritten library serves every text"))
-                    }
+                    sayLibraryOnly()
                     // Which source, and every attempt's failed steps (no text, no name).
                     let steps = result.attempts.map { $0.storedSteps.isEmpty ? "ok" : $0.storedSteps.joined(separator: "+") }
                     output.diagnostic(tr("dictation for child %ld: %@ after %ld attempt(s) [%@]",
