@@ -73,7 +73,7 @@ extension Dictee {
                 }
                 if !report.counts.isEmpty {
                     let order = ["events", "occurrences", "moments", "disqualified", "unlabeled", "to_label", "errors"]
-                    output.line(tr("counts: %@", order.compactMap { key in report.counts[key].map { "\($0) " + countName(key) } }
+                    output.line(tr("counts: %@", order.compactMap { key in report.counts[key].map { count(key, $0) } }
                         .joined(separator: ", ")))
                 }
                 output.line(tr("%ld moment lines; valid ones by rule: %@", report.lines, report.byRule.sorted { $0.key < $1.key }
@@ -95,18 +95,19 @@ extension Dictee {
             return verify && !report.problems.isEmpty ? .itemErrors : .ok
         }
 
-        /// A count's name in the audit header's `counts` (`to_label`), as the parent reads it
-        /// ("to label" / "à étiqueter"); the file itself keeps the key.
-        static func countName(_ key: String) -> String {
-            switch key {
-            case "events": tr("events")
-            case "occurrences": tr("occurrences")
-            case "moments": tr("moments")
-            case "disqualified": tr("disqualified")
-            case "unlabeled": tr("unlabeled")
-            case "to_label": tr("to label")
-            case "errors": tr("errors")
-            default: key.replacingOccurrences(of: "_", with: " ")
+        /// A count of the audit header's `counts` (`"to_label": 158`) as the parent reads it:
+        /// "158 to label" / "158 à étiqueter", "1 disqualified" / "1 écarté"; the file keeps the key.
+        static func count(_ key: String, _ n: Int) -> String {
+            let one = Language.current.isSingular(n)
+            return switch key {
+            case "events": one ? tr("%ld event", n) : tr("%ld events", n)
+            case "occurrences": one ? tr("%ld occurrence", n) : tr("%ld occurrences", n)
+            case "moments": one ? tr("%ld moment", n) : tr("%ld moments", n)
+            case "disqualified": one ? tr("audit.count.disqualified.one", n) : tr("audit.count.disqualified.other", n)
+            case "unlabeled": tr("%ld unlabeled", n)
+            case "to_label": tr("%ld to label", n)
+            case "errors": one ? tr("%ld error", n) : tr("%ld errors", n)
+            default: "\(n) " + key.replacingOccurrences(of: "_", with: " ")
             }
         }
 
