@@ -41,13 +41,13 @@ enum ArgumentParser {
             if !a.hasPrefix("--") {
                 // Short options are not used; "-j" is a typo, not a file name.
                 let known = (spec.valued + spec.flags).map { "--" + $0 }
-                var message = "unknown option '\(a)'"
+                var message = tr("unknown option '%@'", a)
                 if let near = known.first(where: { $0.dropFirst(2).hasPrefix(a.dropFirst()) })
                     ?? NearestWord.find("-" + a, in: known)
                 {
-                    message += "; did you mean '\(near)'?"
+                    message += tr("; did you mean '%@'?", near)
                 }
-                throw UsageError(description: message + " (a file name starting with '-' goes after '--')")
+                throw UsageError(description: message + tr(" (a file name starting with '-' goes after '--')"))
             }
             if a == "--" {
                 optionsEnded = true
@@ -64,20 +64,20 @@ enum ArgumentParser {
                     parsed.values[name] = inlineValue
                 } else {
                     guard k < arguments.count, !arguments[k].hasPrefix("--") else {
-                        throw UsageError(description: "option '--\(name)' needs a value")
+                        throw UsageError(description: tr("option '%@' needs a value", "--" + name))
                     }
                     parsed.values[name] = arguments[k]
                     k += 1
                 }
             } else if spec.flags.contains(name) {
                 guard inlineValue == nil else {
-                    throw UsageError(description: "option '--\(name)' takes no value")
+                    throw UsageError(description: tr("option '%@' takes no value", "--" + name))
                 }
                 parsed.flags.insert(name)
             } else {
                 let known = (spec.valued + spec.flags).map { "--" + $0 }
-                var message = "unknown option '--\(name)'"
-                if let near = NearestWord.find("--" + name, in: known) { message += "; did you mean '\(near)'?" }
+                var message = tr("unknown option '%@'", "--" + name)
+                if let near = NearestWord.find("--" + name, in: known) { message += tr("; did you mean '%@'?", near) }
                 throw UsageError(description: message)
             }
         }

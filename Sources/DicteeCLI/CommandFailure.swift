@@ -42,11 +42,11 @@ struct CommandFailure: Error, Sendable, Equatable {
         switch error {
         case .state(let state): self = CommandFailure(state)
         case .noState:
-            self.init(.dataError, error.description, hint: "run 'dictee ingest FILE' first, or give --state PATH")
+            self.init(.dataError, error.description, hint: tr("run 'dictee ingest FILE' first, or give --state PATH"))
         case .config(let config):
             var hint: String?
             if case .unknownKey(_, _, _, let known) = config {
-                hint = "the known keys here are " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+                hint = tr("the known keys here are %@", known.map { "\"\($0)\"" }.joined(separator: ", "))
             }
             if case .cannotWrite = config {
                 self.init(.ioError, error.description)
@@ -57,24 +57,24 @@ struct CommandFailure: Error, Sendable, Equatable {
         case .lockHeld: self.init(.temporaryFailure, error.description)
         case .lexiconMissing:
             self.init(.unavailable, error.description,
-                      hint: "run Scripts/setup in the checkout, set DICTEE_LEXICON to the file, or copy it to ~/.local/share/dictee/lexique-3.83.bin")
+                      hint: tr("run Scripts/setup in the checkout, set DICTEE_LEXICON to the file, or copy it to ~/.local/share/dictee/lexique-3.83.bin"))
         case .validatorUnavailable: self.init(.unavailable, error.description)
         case .grammarCheckFailing:
             self.init(.unavailable, error.description,
-                      hint: "check that '/usr/bin/python3 -c \"import grammalecte\"' runs; reinstall with apt-get install python3-grammalecte")
+                      hint: tr("check that '/usr/bin/python3 -c \"import grammalecte\"' runs; reinstall with apt-get install python3-grammalecte"))
         case .brokenLibrary: self.init(.internalError, error.description)
         case .unknownChild(let hasChildren):
             self.init(.usage, error.description,
-                      hint: hasChildren ? "see 'dictee child list'"
+                      hint: hasChildren ? tr("see 'dictee child list'")
                           : "dictee child add Léa --gender f --grade CE1")
         case .fetch(let fetch):
             self.init(ExitCode(rawValue: fetch.exitCode), error.description, hint: fetch.hint)
         case .password:
             self.init(.noPermission, error.description,
-                      hint: "put the password alone on the first line of that file (chmod 600)")
+                      hint: tr("put the password alone on the first line of that file (chmod 600)"))
         case .noPassword(_, let host):
             self.init(.noPermission, error.description,
-                      hint: "give --password-file FILE (kept in the configuration: cron finds it too), or a ~/.netrc line 'machine \(host) login NAME password PW', or set DICTEE_CALDAV_PASSWORD")
+                      hint: tr("give --password-file FILE (kept in the configuration: cron finds it too), or a ~/.netrc line 'machine %@ login NAME password PW', or set DICTEE_CALDAV_PASSWORD", host))
         }
     }
 
@@ -84,11 +84,11 @@ struct CommandFailure: Error, Sendable, Equatable {
     init(_ error: StateError) {
         // The disk is full, read-only or failing: "cannot write" (74), never the SQL.
         if case .store(let store) = error, let why = store.writeProblem {
-            self.init(.ioError, "\(store.path): cannot write the database (\(why))")
+            self.init(.ioError, tr("%@: cannot write the database (%@)", store.path, "\(why)"))
             return
         }
         if case .store(.locked) = error {
-            self.init(.temporaryFailure, error.description, hint: "another dictee command is writing the state; try again in a moment")
+            self.init(.temporaryFailure, error.description, hint: tr("another dictee command is writing the state; try again in a moment"))
             return
         }
         let code: ExitCode = switch error {
@@ -102,11 +102,11 @@ struct CommandFailure: Error, Sendable, Equatable {
             }
         }
         var hint: String?
-        if case .dictation(.unknownDictation) = error { hint = "a dictation's id is what 'dictee pick' printed" }
-        if case .unknownSuggestion = error { hint = "the ids are the first column of 'dictee suggestions list --all'" }
+        if case .dictation(.unknownDictation) = error { hint = tr("a dictation's id is what 'dictee pick' printed") }
+        if case .unknownSuggestion = error { hint = tr("the ids are the first column of 'dictee suggestions list --all'") }
         if case .suggestionNotPending(_, let status) = error {
-            hint = status == "labeled" ? "take the label back first: dictee suggestions unlabel ID"
-                : "put it back in the queue first: dictee suggestions unreject ID"
+            hint = status == "labeled" ? tr("take the label back first: dictee suggestions unlabel ID")
+                : tr("put it back in the queue first: dictee suggestions unreject ID")
         }
         self.init(code, error.description, hint: hint)
     }

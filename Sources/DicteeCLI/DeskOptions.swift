@@ -12,7 +12,7 @@ enum DeskOptions {
     static func openChild(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)
         -> (store: StateStore, child: Child, zone: CalendarZone, now: Int64)
     {
-        guard let name = arguments.values["child"], !name.isEmpty else { throw .usage("--child NAME is needed") }
+        guard let name = arguments.values["child"], !name.isEmpty else { throw .usage(tr("--child NAME is needed")) }
         let store = try StateOptions.open(context, create: false)
         let child = try household { () throws(HouseholdError) in try Desk.child(named: name, store) }
         let zone = try TimeOptions.storedZone(arguments, store, context)
@@ -25,7 +25,7 @@ enum DeskOptions {
         -> (store: StateStore, dictation: DictationRecord, child: Child, zone: CalendarZone)
     {
         guard arguments.positionals.count == 1, let id = Int64(arguments.positionals[0]), id > 0 else {
-            throw .usage("\(command) needs one dictation id (a number, as 'dictee pick' prints it)", hint: "dictee \(command) 12")
+            throw .usage(tr("%@ needs one dictation id (a number, as 'dictee pick' prints it)", command), hint: "dictee \(command) 12")
         }
         let store = try StateOptions.open(context, create: false)
         let (dictation, child) = try household { () throws(HouseholdError) in try Desk.dictation(id, store) }

@@ -17,12 +17,20 @@ public enum Dictee {
     ]
 }
 
-/// A command's table entry, built from its type (`Events.descriptor`).
+/// A command's table entry, built from its type (`Events.descriptor`). `Dictee.commands` is built
+/// once per process, so the texts are read at each use, in the language of the run
+/// (`Language.current`): a French run after an English one in the same process gets French help.
 struct CommandDescriptor: @unchecked Sendable {
     var name: String
-    var summary: String
-    var help: String
+    /// Reads the one-line summary in the current language.
+    var readSummary: () -> String
+    /// Reads the full `--help` text in the current language.
+    var readHelp: () -> String
     var options: OptionSpec
+    /// One line for `dictee --help`, in the current language.
+    var summary: String { readSummary() }
+    /// The full `--help` text, in the current language.
+    var help: String { readHelp() }
     var run: (ParsedArguments, CommandContext) throws(CommandFailure) -> ExitCode
 }
 
@@ -30,9 +38,9 @@ struct CommandDescriptor: @unchecked Sendable {
 protocol Command {
     /// The word typed after `dictee`.
     static var name: String { get }
-    /// One line for `dictee --help`.
+    /// One line for `dictee --help`, in the current language (read at each use).
     static var summary: String { get }
-    /// The full `--help` text, with an example.
+    /// The full `--help` text, with an example, in the current language (read at each use).
     static var help: String { get }
     /// Options and flags the command accepts (besides `--help`).
     static var options: OptionSpec { get }
@@ -45,7 +53,7 @@ extension Command {
     /// This command's entry in `Dictee.commands`.
     static var descriptor: CommandDescriptor {
         CommandDescriptor(
-            name: name, summary: summary, help: help, options: options,
+            name: name, readSummary: { summary }, readHelp: { help }, options: options,
             run: { (arguments, context) throws(CommandFailure) -> ExitCode in try run(arguments, context) })
     }
 }
@@ -83,7 +91,7 @@ public enum DicteeCLI {
                     if chunk.isEmpty { break }
                     data.append(chunk)
                     if data.count > Dictee.standardInputLimit {
-                        output.error("stdin: more than \(Dictee.standardInputLimit / 1_048_576) MiB; give a file instead")
+                        output.error(tr("stdin: more than %ld MiB; give a file instead", Dictee.standardInputLimit / 1_048_576))
                         return nil
                     }
                 }
@@ -96,7 +104,10 @@ public enum DicteeCLI {
             isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
         FileHandle.standardOutput.flushBuffer()
         if FileHandle.outputFailed {
-            try? FileHandle.standardError.write(contentsOf: Data("error: cannot write the output\n".utf8))
+            let line = Language.$current.withValue(Language(environment: environment)) {
+                OutputSink.labeled(tr("error"), tr("cannot write the output"))
+            }
+            try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
             exit(code == .ok ? ExitCode.ioError.rawValue : code.rawValue)
         }
         exit(code.rawValue)
@@ -136,7 +147,7 @@ public enum DicteeCLI {
         while let first = arguments.first, first == "--state" || first.hasPrefix("--state=") {
             if first == "--state" {
                 guard arguments.count >= 2 else {
-                    output.error("option '--state' needs a value")
+                    output.error(tr("option '%@' needs a value", "--state"))
                     return .usage
                 }
                 context.statePath = arguments[1]
@@ -167,14 +178,14 @@ public enum DicteeCLI {
             break
         }
         guard let command = Dictee.commands.first(where: { $0.name == first }) else {
-            var message = first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown command '\(first)'"
+            var message = first.hasPrefix("-") ? tr("unknown option '%@'", first) : tr("unknown command '%@'", first)
             let names = first.hasPrefix("-")
                 ? ["--help", "--version"] : Dictee.commands.map(\.name) + ["help"]
             if let near = NearestWord.find(first, in: names) {
-                message += "; did you mean '\(near)'?"
+                message += tr("; did you mean '%@'?", near)
             }
             output.error(message)
-            output.hint("run 'dictee --help' to list the commands")
+            output.hint(tr("run 'dictee --help' to list the commands"))
             return .usage
         }
         let rest = Array(arguments.dropFirst())
@@ -187,7 +198,7 @@ public enum DicteeCLI {
             do {
                 parsed = try ArgumentParser.parse(rest, spec: command.options)
             } catch {
-                throw CommandFailure.usage(error.description, hint: "run 'dictee \(command.name) --help' for usage")
+                throw CommandFailure.usage(error.description, hint: tr("run 'dictee %@ --help' for usage", command.name))
             }
             return try command.run(parsed, context)
         } catch let failure as CommandFailure {
@@ -201,28 +212,13 @@ public enum DicteeCLI {
         }
     }
 
+    /// `dictee --help`: what dictee is, the commands with their summaries, the global options.
     static var overview: String {
-        var text = """
-            dictee \(Dictee.version): short French dictations from the family's own calendar,
-            entirely on this machine (no account, no server, no telemetry).
-
-            usage: dictee <command> [options]
-
-            commands:
-
-            """
+        var text = tr("help.overview", Dictee.version)
         for command in Dictee.commands {
             text += "  " + command.name.padding(toLength: 13, withPad: " ", startingAt: 0)
                 + command.summary + "\n"
         }
-        text += """
-
-            options: --state PATH (before the command: the state database; default
-                     $DICTEE_STATE, else $XDG_DATA_HOME/dictee/dictee.sqlite, else
-                     ~/.local/share/dictee/dictee.sqlite),
-                     --help (also after a command), --version
-            run 'dictee <command> --help' for a command's options and an example.
-            """
-        return text
+        return text + tr("help.overview.options")
     }
 }

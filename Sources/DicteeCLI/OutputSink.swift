@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 
 /// Where a command writes: results to `out`, diagnostics to `err`. Passed in as a value so that
@@ -57,18 +58,23 @@ public final class OutputSink: @unchecked Sendable {
     /// Writes a line to stderr (nothing when `errorsOnly`).
     public func diagnostic(_ text: String) { if !errorsOnly { writeErr(text + "\n") } }
 
-    /// Writes `error: message` to stderr (in red on a colour terminal).
+    /// Writes `error: message` to stderr (in red on a colour terminal; "erreur : " in French).
     public func error(_ message: String) {
-        writeErr((colorErrors ? "\u{1B}[31merror\u{1B}[0m" : "error") + ": " + message + "\n")
+        let word = tr("error")
+        writeErr(Self.labeled(colorErrors ? "\u{1B}[31m\(word)\u{1B}[0m" : word, message) + "\n")
     }
 
-    /// Writes `warning: message` to stderr.
+    /// Writes `warning: message` to stderr ("attention : " in French).
     public func warning(_ message: String) {
-        diagnostic((colorErrors ? "\u{1B}[33mwarning\u{1B}[0m" : "warning") + ": " + message)
+        let word = tr("warning")
+        diagnostic(Self.labeled(colorErrors ? "\u{1B}[33m\(word)\u{1B}[0m" : word, message))
     }
 
-    /// Writes `hint: message` to stderr.
-    public func hint(_ message: String) { diagnostic("hint: " + message) }
+    /// Writes `hint: message` to stderr ("conseil : " in French).
+    public func hint(_ message: String) { diagnostic(Self.labeled(tr("hint"), message)) }
+
+    /// `label: text` with the current language's colon ("label : text" in French).
+    static func labeled(_ label: String, _ text: String) -> String { tr("%@: %@", label, text) }
 
     /// A sink writing to the process's stdout and stderr (buffered stdout, flushed on exit).
     static func standard(environment: [String: String]) -> OutputSink {

@@ -16,7 +16,7 @@ enum StateOptions {
 
     /// The family's files, refusing an empty `--state` (64).
     static func checkedPaths(_ context: CommandContext) throws(CommandFailure) -> HouseholdPaths {
-        if let given = context.statePath, given.isEmpty { throw .usage("--state needs a file path") }
+        if let given = context.statePath, given.isEmpty { throw .usage(tr("--state needs a file path")) }
         return paths(context)
     }
 

@@ -16,7 +16,7 @@ enum TimeOptions {
             do {
                 return try CalendarZone(identifier: name)
             } catch {
-                throw UsageError(description: "--tz: \(error)")
+                throw UsageError(description: tr("%@: %@", "--tz", "\(error)"))
             }
         }
         if var tz = context.environment["TZ"], !tz.isEmpty {
@@ -25,13 +25,13 @@ enum TimeOptions {
             if let zone = try? CalendarZone(identifier: tz) { return zone }
             // A POSIX rule such as "UTC0" or "CET-1CEST" names no IANA zone: use the system's.
             context.output.warning(
-                "TZ='\(tz)' is not an IANA zone name; using the system zone (set --tz Europe/Paris to choose)")
+                tr("TZ='%@' is not an IANA zone name; using the system zone (set --tz Europe/Paris to choose)", tz))
         }
         let name = systemZoneName()
         do {
             return try CalendarZone(identifier: name)
         } catch {
-            throw UsageError(description: "the system time zone '\(name)' is unknown; give --tz, e.g. --tz Europe/Paris")
+            throw UsageError(description: tr("the system time zone '%@' is unknown; give --tz, e.g. --tz Europe/Paris", name))
         }
     }
 
@@ -74,9 +74,7 @@ enum TimeOptions {
             return Int64(context.clock.now.timeIntervalSince1970.rounded(.down))
         }
         guard let seconds = zone.parseISO8601(text) else {
-            throw UsageError(
-                description: "--now: '\(text)' is not a valid ISO 8601 date-time; "
-                    + "examples: 2026-11-29T18:00:00+01:00, 2026-11-29T17:00:00Z, 2026-11-29")
+            throw UsageError(description: tr("--now: '%@' is not a valid ISO 8601 date-time; examples: 2026-11-29T18:00:00+01:00, 2026-11-29T17:00:00Z, 2026-11-29", text))
         }
         return seconds
     }

@@ -9,32 +9,17 @@ extension Dictee {
     /// `dictee audit PATH [--verify] [--json]`: summarises and checks an audit file.
     struct Audit: Command {
         static let name = "audit"
-        static let summary = "summarise and verify an audit file (what may reach a model)"
+        static var summary: String { tr("summary.audit") }
         static let options = OptionSpec(valued: [], flags: ["verify", "json"])
-        static let help = """
-            usage: dictee [--state PATH] audit PATH [--verify] [--json]
-
-            Summarises an audit file written by 'dictee ingest --audit PATH': the window, the
-            counts per decision, the moments per rule. With --verify, checks that every line's
-            phrase comes from the whitelist (Whitelists/moments.tsv, with the name rendered as
-            the filter renders it) or from a label the parent gave (in the state), that every
-            name passes the name pattern, that each line's 'for' is whose moment the state
-            recorded for that occurrence (without a state it cannot be checked: a warning says
-            so), and that no line carries any other text; exits 1 with the offending line
-            numbers otherwise.
-
-            example:
-              dictee audit audit.jsonl --verify
-
-            """
+        static var help: String { tr("help.audit") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-                throw CommandFailure(.usage, "audit needs one audit file", hint: "dictee audit audit.jsonl --verify")
+                throw CommandFailure(.usage, tr("audit needs one audit file"), hint: "dictee audit audit.jsonl --verify")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure(.dataError, "\(path): cannot read the audit file")
+                throw CommandFailure(.dataError, tr("%@: cannot read the audit file", path))
             }
             var labels = Set<String>()
             // The state's children: every name in a line's "for" must be one of them.
@@ -56,10 +41,10 @@ extension Dictee {
                         (owners, recorded) = Self.recorded(moments, children: stored, zone: zone)
                     }
                 } else if context.statePath?.isEmpty == true {
-                    throw CommandFailure(.usage, "--state needs a file path")
+                    throw CommandFailure(.usage, tr("--state needs a file path"))
                 } else {
-                    output.warning("no state at \(StateOptions.path(context)): lines with a parent's label cannot be checked")
-                    output.warning("no state: the 'for' fields (whose moment each line is) cannot be checked against the children")
+                    output.warning(tr("no state at %@: lines with a parent's label cannot be checked", StateOptions.path(context)))
+                    output.warning(tr("no state: the 'for' fields (whose moment each line is) cannot be checked against the children"))
                 }
             }
             let report = AuditFile.verify(
@@ -83,29 +68,47 @@ extension Dictee {
                 output.line(text + "}")
             } else {
                 if let now = report.window["now"], let tz = report.window["tz"] {
-                    output.line("window: now \(now) (\(tz)); one-off events from \(report.window["one_off_from"] ?? "?"), "
-                                + "recurring from \(report.window["recurring_from"] ?? "?"), to \(report.window["to"] ?? "?")")
+                    output.line(tr("window: now %@ (%@); one-off events from %@, recurring from %@, to %@", now, tz,
+                                   report.window["one_off_from"] ?? "?", report.window["recurring_from"] ?? "?", report.window["to"] ?? "?"))
                 }
                 if !report.counts.isEmpty {
                     let order = ["events", "occurrences", "moments", "disqualified", "unlabeled", "to_label", "errors"]
-                    output.line("counts: " + order.compactMap { key in report.counts[key].map { "\($0) \(key.replacingOccurrences(of: "_", with: " "))" } }
-                        .joined(separator: ", "))
+                    output.line(tr("counts: %@", order.compactMap { key in report.counts[key].map { count(key, $0) } }
+                        .joined(separator: ", ")))
                 }
-                output.line("\(report.lines) moment lines; valid ones by rule: " + report.byRule.sorted { $0.key < $1.key }
-                    .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+                output.line(tr("%ld moment lines; valid ones by rule: %@", report.lines, report.byRule.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
                 if verify {
                     if report.whitelistChanged {
-                        output.warning("the whitelist digests differ from this dictee's Whitelists/ files; phrases were checked against the current files")
+                        output.warning(tr("the whitelist digests differ from this dictee's Whitelists/ files; phrases were checked against the current files"))
                     }
                     for problem in report.problems {
                         output.error("\(path):\(problem.line): \(problem.reason)")
                     }
+                    let offending = report.problems.count
                     output.line(report.problems.isEmpty
-                        ? "verified: every line is a whitelist phrase or a parent's label, with a valid name"
-                        : "not verified: \(report.problems.count) offending \(report.problems.count == 1 ? "line" : "lines")")
+                        ? tr("verified: every line is a whitelist phrase or a parent's label, with a valid name")
+                        : Language.current.isSingular(offending)
+                            ? tr("not verified: %ld offending line", offending) : tr("not verified: %ld offending lines", offending))
                 }
             }
             return verify && !report.problems.isEmpty ? .itemErrors : .ok
+        }
+
+        /// A count of the audit header's `counts` (`"to_label": 158`) as the parent reads it:
+        /// "158 to label" / "158 à étiqueter", "1 disqualified" / "1 écarté"; the file keeps the key.
+        static func count(_ key: String, _ n: Int) -> String {
+            let one = Language.current.isSingular(n)
+            return switch key {
+            case "events": one ? tr("%ld event", n) : tr("%ld events", n)
+            case "occurrences": one ? tr("%ld occurrence", n) : tr("%ld occurrences", n)
+            case "moments": one ? tr("%ld moment", n) : tr("%ld moments", n)
+            case "disqualified": one ? tr("audit.count.disqualified.one", n) : tr("audit.count.disqualified.other", n)
+            case "unlabeled": tr("%ld unlabeled", n)
+            case "to_label": tr("%ld to label", n)
+            case "errors": one ? tr("%ld error", n) : tr("%ld errors", n)
+            default: "\(n) " + key.replacingOccurrences(of: "_", with: " ")
+            }
         }
 
         /// What the state stored per occurrence (`AuditFile.ownerKey`: event reference and local

@@ -18,36 +18,15 @@ extension Dictee {
     /// only read, never created.
     struct Classify: Command {
         static let name = "classify"
-        static let summary = "show what the privacy filter decides for event titles"
+        static var summary: String { tr("summary.classify") }
         static let options = OptionSpec(valued: [], flags: ["json"])
-        static let help = """
-            usage: dictee [--state PATH] classify [--json] TITLE...
-                   dictee [--state PATH] classify [--json] < titles.txt      (one title per line)
-
-            Shows what the privacy filter decides for each title: a moment (a canonical phrase
-            from the closed whitelist, with at most one captured first name), disqualified (a
-            sensitive word, rule D.., or a parents' event, rule P..: the rule id is shown, never
-            the word), or unlabeled (no name kept). With a state that holds children (--state
-            PATH, or the default state when it exists; never created), also whose moment it is:
-            a child's first name in the title makes it that child's only.
-
-            options:
-              --json   one JSON object per line:
-                       {"decision": "moment"|"disqualified"|"unlabeled",
-                        "phrase": string|null, "first_name": string|null, "rule": string|null}
-                       and, with children in the state, "for": [first names] ([] = the family's, null if not a moment)
-
-            example:
-              dictee classify "Anniv de Tom" "Piscine 10h avec Tom" "Dentiste Léa"
-              dictee --state family.sqlite classify --json "Judo Noah"
-
-            """
+        static var help: String { tr("help.classify") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             var titles = arguments.positionals
             if titles.isEmpty || titles == ["-"] {
                 guard let input = context.readStandardInput() else {
-                    throw CommandFailure(.usage, "classify needs titles as arguments or on stdin, one per line", hint: "dictee classify \"Anniv de Tom\"")
+                    throw CommandFailure(.usage, tr("classify needs titles as arguments or on stdin, one per line"), hint: "dictee classify \"Anniv de Tom\"")
                 }
                 // Split on the line feed scalar: "\r\n" is a single Character in Swift.
                 titles = input.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
@@ -57,7 +36,7 @@ extension Dictee {
             let family = try Self.family(context)
             let lexicon = try? Labels.lexicon(environment: context.environment)
             if lexicon == nil {
-                context.output.warning("the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): only the first names of Whitelists/given-names.txt are kept")
+                context.output.warning(tr("the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): only the first names of Whitelists/given-names.txt are kept"))
             }
             let filter = PrivacyFilter(family: family, commonWords: lexicon)
             let names = Dictionary(family.map { ($0.id, $0.firstName) }, uniquingKeysWith: { a, _ in a })
@@ -79,14 +58,19 @@ extension Dictee {
                     }
                     context.output.line(JSONWriter.object(fields))
                 } else {
+                    // The decision in a column as wide as the longest word, plus two spaces.
+                    func column(_ word: String) -> String {
+                        let width = [tr("moment"), tr("disqualified"), tr("unlabeled")].map(\.count).max()! + 2
+                        return word.padding(toLength: width, withPad: " ", startingAt: 0)
+                    }
                     switch c.decision {
                     case .moment:
-                        let owner = family.isEmpty ? "" : "  (for " + (owners.isEmpty ? "the family" : owners.joined(separator: ", ")) + ")"
-                        context.output.line("moment        \(c.rule!)  \(c.phrase!)\(owner)")
+                        let owner = family.isEmpty ? "" : "  " + tr("(for %@)", owners.isEmpty ? tr("the family") : owners.joined(separator: ", "))
+                        context.output.line(column(tr("moment")) + "\(c.rule!)  \(c.phrase!)\(owner)")
                     case .disqualified:
-                        context.output.line("disqualified  \(c.rule!)")
+                        context.output.line(column(tr("disqualified")) + c.rule!)
                     case .unlabeled:
-                        context.output.line("unlabeled")
+                        context.output.line(tr("unlabeled"))
                     }
                 }
             }

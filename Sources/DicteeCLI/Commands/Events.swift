@@ -14,39 +14,14 @@ extension Dictee {
     /// is printed), 65 (a file unreadable or not a calendar).
     struct Events: Command {
         static let name = "events"
-        static let summary = "list the occurrences of .ics files inside the read window"
+        static var summary: String { tr("summary.events") }
         static let options = OptionSpec(valued: TimeOptions.names, flags: ["json"])
-        static let help = """
-            usage: dictee events FILE... [--now ISO-8601] [--tz IANA] [--json]
-
-            Reads .ics calendar files (RFC 5545) and prints the occurrences inside the read
-            window, sorted by start:
-              - one-off events starting in [now - 2 years, now + 14 days);
-              - occurrences of recurring series (RRULE, RDATE, overrides) starting in
-                [now - 7 days, now + 14 days).
-            This is the only command that prints your calendar's raw titles.
-
-            options:
-              --now ISO-8601   the current time (default: the system clock):
-                               2026-11-29T18:00:00+01:00, 2026-11-29T17:00:00Z,
-                               2026-11-29T18:00 (local, in --tz) or 2026-11-29
-              --tz IANA        your time zone (default: $TZ or the system zone), e.g. Europe/Paris
-              --json           one JSON object: {"occurrences": [...], "errors": [...]}
-                               (warnings, e.g. repaired input, go to stderr only)
-
-            exit status: 0 ok; 1 some events could not be read (the others are printed);
-                         64 usage error; 65 a file is unreadable or not a calendar (the other
-                         files are printed; 65 wins over 1).
-
-            example:
-              dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00 --tz Europe/Paris
-
-            """
+        static var help: String { tr("help.events") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard !arguments.positionals.isEmpty else {
-                throw CommandFailure(.usage, "events needs at least one .ics file", hint: "dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
+                throw CommandFailure(.usage, tr("events needs at least one .ics file"), hint: "dictee events Fixtures/famille.ics --now 2026-11-29T18:00:00+01:00")
             }
             let (zone, now) = try TimeOptions.resolve(arguments, context)
             let reader = CalendarReader(
@@ -77,16 +52,19 @@ extension Dictee {
             return result.errors.isEmpty ? .ok : .itemErrors
         }
 
-        /// `456 events: 429 occurrences in the window, 2 errors, 1 unreadable file`.
+        /// `456 events: 429 occurrences in the window, 2 errors, 1 unreadable file`
+        /// ("456 événements : 429 occurrences dans la fenêtre, 2 erreurs, 1 fichier illisible").
         static func summary(_ result: IngestResult) -> String {
-            func count(_ n: Int, _ one: String, _ many: String) -> String {
-                "\(n) \(n == 1 ? one : many)"
-            }
-            var text = count(result.eventCount, "event", "events") + ": "
-                + count(result.occurrences.count, "occurrence", "occurrences") + " in the window, "
-                + count(result.errors.count, "error", "errors")
-            if !result.fileErrors.isEmpty {
-                text += ", " + count(result.fileErrors.count, "unreadable file", "unreadable files")
+            let language = Language.current
+            let events = result.eventCount, occurrences = result.occurrences.count, errors = result.errors.count
+            var text = tr("%@: %@ in the window, %@",
+                          language.isSingular(events) ? tr("%ld event", events) : tr("%ld events", events),
+                          language.isSingular(occurrences) ? tr("%ld occurrence", occurrences) : tr("%ld occurrences", occurrences),
+                          language.isSingular(errors) ? tr("%ld error", errors) : tr("%ld errors", errors))
+            let unreadable = result.fileErrors.count
+            if unreadable > 0 {
+                text += ", " + (language.isSingular(unreadable)
+                    ? tr("%ld unreadable file", unreadable) : tr("%ld unreadable files", unreadable))
             }
             return text
         }
@@ -95,14 +73,16 @@ extension Dictee {
         private static func located(_ d: Diagnostic) -> String {
             var text = d.location.map { "\($0): " } ?? ""
             text += d.message
-            if let uid = d.uid { text += " (UID \(uid.isEmpty ? "missing" : uid))" }
+            if let uid = d.uid { text += " (UID \(uid.isEmpty ? tr("missing") : uid))" }
             return text
         }
 
         private static func humanLine(_ o: Occurrence, zone: CalendarZone) -> String {
             let start = zone.iso8601(o.start)
             let end = zone.iso8601(o.end)
-            let kind = o.isRecurring ? "recurring" : "one-off  "
+            let kinds = (recurring: tr("recurring"), oneOff: tr("one-off"))
+            let width = max(kinds.recurring.count, kinds.oneOff.count)
+            let kind = (o.isRecurring ? kinds.recurring : kinds.oneOff).padding(toLength: width, withPad: " ", startingAt: 0)
             let title = TerminalText.sanitized(o.summary)
             let pad = o.isAllDay ? String(repeating: " ", count: 15) : ""
             return "\(start)\(pad)  \(end)\(pad)  \(kind)  \(title)"

@@ -9,26 +9,14 @@ extension Dictee {
     /// `dictee review [--show-titles]`: the parent's review queue, one event at a time, on a TTY.
     struct Review: Command {
         static let name = "review"
-        static let summary = "label or reject, one by one, the events waiting for the parent"
+        static var summary: String { tr("summary.review") }
         static let options = OptionSpec(valued: ["tz"], flags: ["show-titles"])
-        static let help = """
-            usage: dictee review [--show-titles] [--tz IANA]  (default zone: the last ingest's)
-
-            Shows each event waiting for a label, one at a time: date, time, duration and
-            recurrence. No title is stored, so none is shown, unless --show-titles re-reads the
-            calendar file for this terminal only. Answer [l]abel (then type your own words),
-            [r]eject (never suggested again), [s]kip or [q]uit.
-            Without a terminal, use 'dictee suggestions list|label|reject'.
-
-            example:
-              dictee review --show-titles
-
-            """
+        static var help: String { tr("help.review") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard context.isInteractive else {
-                throw CommandFailure(.usage, "review needs a terminal", hint: "use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'")
+                throw CommandFailure(.usage, tr("review needs a terminal"), hint: tr("use 'dictee suggestions list', then 'dictee suggestions label ID TEXT' or 'reject ID'"))
             }
             let store = try StateOptions.open(context, create: false)
             let zone = try TimeOptions.storedZone(arguments, store, context)
@@ -37,7 +25,7 @@ extension Dictee {
                 throw CommandFailure(error)
             }
             if pending.isEmpty {
-                output.line("no event waiting for a label")
+                output.line(tr("no event waiting for a label"))
                 return .ok
             }
             var labeled = 0, rejected = 0
@@ -45,22 +33,22 @@ extension Dictee {
                 output.line("")
                 output.line("[\(k + 1)/\(pending.count)] \(Suggestions.describe(suggestion, zone))")
                 if arguments.flags.contains("show-titles"), let title = title(of: suggestion, zone: zone) {
-                    output.line("      title (this terminal only): \(title)")
+                    output.line("      " + tr("title (this terminal only): %@", title))
                 }
                 answer: while true {
-                    output.write("[l]abel, [r]eject, [s]kip, [q]uit? ")
-                    guard let reply = context.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else {
+                    output.write(tr("[l]abel, [r]eject, [s]kip, [q]uit?") + " ")
+                    guard let reply = context.readLine() else {
                         // End of input (Ctrl-D) quits, like q.
                         output.line("")
-                        output.line("\(labeled) labeled, \(rejected) rejected")
+                        output.line(tally(labeled, rejected))
                         return .ok
                     }
-                    switch reply.first {
-                    case "l":
-                        output.write("your words (e.g. le dîner chez Mamie): ")
+                    switch Answer(reply) {
+                    case .label:
+                        output.write(tr("your words (e.g. le dîner chez Mamie):") + " ")
                         guard let text = context.readLine() else {
                             output.line("")
-                            output.line("\(labeled) labeled, \(rejected) rejected")
+                            output.line(tally(labeled, rejected))
                             return .ok
                         }
                         if text.trimmingCharacters(in: .whitespaces).isEmpty { continue answer }
@@ -73,25 +61,47 @@ extension Dictee {
                             output.error(error.message)
                             if let hint = error.hint { output.hint(hint) }
                         }
-                    case "r":
+                    case .reject:
                         do { try store.reject(suggestion: suggestion.id) } catch {
                             throw CommandFailure(error)
                         }
                         rejected += 1
-                        output.line("rejected: never suggested again")
+                        output.line(tr("rejected: never suggested again"))
                         break answer
-                    case "s", nil:
+                    case .skip:
                         break answer
-                    case "q":
-                        output.line("\(labeled) labeled, \(rejected) rejected")
+                    case .quit:
+                        output.line(tally(labeled, rejected))
                         return .ok
-                    default:
+                    case nil:
                         continue answer
                     }
                 }
             }
-            output.line("\(labeled) labeled, \(rejected) rejected")
+            output.line(tally(labeled, rejected))
             return .ok
+        }
+
+        /// What the parent answered to the prompt, by its first letter in the current language:
+        /// English l, r, s, q; French é (or e), r, p, q, and the English letters too. An empty
+        /// line skips; `nil` for any other answer (asked again).
+        enum Answer {
+            case label, reject, skip, quit
+
+            init?(_ reply: String) {
+                let letter = reply.trimmingCharacters(in: .whitespaces).lowercased().first
+                let letters: [Character: Answer] = Language.current == .french
+                    ? ["é": .label, "e": .label, "l": .label, "r": .reject, "p": .skip, "s": .skip, "q": .quit]
+                    : ["l": .label, "r": .reject, "s": .skip, "q": .quit]
+                guard let letter else { self = .skip; return }
+                guard let answer = letters[letter] else { return nil }
+                self = answer
+            }
+        }
+
+        /// "2 labeled, 1 rejected" at the end of a session.
+        static func tally(_ labeled: Int, _ rejected: Int) -> String {
+            tr("%ld labeled, %ld rejected", labeled, rejected)
         }
 
         /// Re-reads the suggestion's source file or vdir folder for the terminal only (nothing is

@@ -17,66 +17,27 @@ extension Dictee {
     /// (`[]`: the whole family). No title is ever printed: `review --show-titles` shows them.
     struct Suggestions: Command {
         static let name = "suggestions"
-        static let summary = "list, label, reject, unlabel or unreject the events waiting for the parent"
+        static var summary: String { tr("summary.suggestions") }
         static let options = OptionSpec(valued: ["tz", "for", "kind"], flags: ["json", "all"])
         static let actions = ["list", "label", "reject", "unlabel", "unreject"]
-        static let help = """
-            usage: dictee suggestions list [--all] [--json] [--tz IANA]  (default zone: the last ingest's)
-                   dictee suggestions label ID PHRASE [--for NAME,NAME] [--kind KIND]
-                   dictee suggestions reject ID
-                   dictee suggestions unlabel ID
-                   dictee suggestions unreject ID
-
-            Events the privacy filter could not name wait here, without any title: their date,
-            time, duration and recurrence only. Label one with your own words to make it a
-            moment, or reject it: a rejected event is never suggested again, for every
-            occurrence of its series, also after ingesting again.
-
-            A label is a French noun phrase with its article, as a dictation would name the
-            moment: "le dîner chez Mamie", "la fête des Lumières" (lower case except names, at
-            most 60 characters, no digits, emoji or markup, every word a French word or a name;
-            never a disqualifying, medical or forbidden word). Its kind (sortie, fete, sport,
-            sejour...) chooses the texts; it is inferred from the main noun unless given.
-
-            options:
-              --all            list every event that needed you: pending, labeled and rejected
-              --json           one JSON array (id, event_ref, status, label, kind, for, recurring,
-                               occurrences); event_ref is the one 'dictee events --json' prints
-              --for NAMES      label: the moment is these children's only (comma-separated
-                               first names); without it, it is the whole family's
-              --kind KIND      label: the kind of moment, instead of the inferred one: activite,
-                               animaux, anniversaire, ballon, carnaval, chant, cheval, combat,
-                               concert, danse, eau, ecole, ecran, fete, general, glisse, grimpe,
-                               gym, halloween, instrument, lecture, marche, match, musique, nage,
-                               noel, pique_nique, plein_air, poisson, raquette, repas, sejour,
-                               sortie, spectacle, sport, theatre or velo
-
-            unlabel takes a label back (the moment and its dictations not yet served are
-            withdrawn; served and graded ones stay in the child's history); unreject puts a
-            rejected event back in the queue. Titles are never stored: 'dictee review
-            --show-titles' re-reads them from the calendar, on this terminal only.
-
-            example:
-              dictee suggestions label 3 "le dîner chez Mamie" --for Léa
-
-            """
+        static var help: String { tr("help.suggestions") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard let action = arguments.positionals.first, actions.contains(action) else {
                 let given = arguments.positionals.first ?? ""
-                var message = given.isEmpty ? "suggestions needs an action: \(actions.joined(separator: ", "))"
-                    : "unknown action '\(given)'"
+                var message = given.isEmpty ? tr("suggestions needs an action: %@", actions.joined(separator: ", "))
+                    : tr("unknown action '%@'", given)
                 if !given.isEmpty, let near = NearestWord.find(given, in: actions) {
-                    message += "; did you mean '\(near)'?"
+                    message += tr("; did you mean '%@'?", near)
                 }
                 throw CommandFailure(.usage, message, hint: "dictee suggestions list")
             }
             if action != "label", let option = ["for", "kind"].first(where: { arguments.values[$0] != nil }) {
-                throw CommandFailure(.usage, "--\(option) goes with 'suggestions label'")
+                throw CommandFailure(.usage, tr("%@ goes with 'suggestions label'", "--" + option))
             }
             if action != "list", let flag = ["all", "json"].first(where: { arguments.flags.contains($0) }) {
-                throw CommandFailure(.usage, "--\(flag) goes with 'suggestions list'")
+                throw CommandFailure(.usage, tr("%@ goes with 'suggestions list'", "--" + flag))
             }
             let store = try StateOptions.open(context, create: false)
             let zone = try TimeOptions.storedZone(arguments, store, context)
@@ -94,37 +55,40 @@ extension Dictee {
                 if arguments.flags.contains("json") {
                     output.line("[" + listed.map { json($0, zone, children) }.joined(separator: ",\n") + "]")
                 } else if listed.isEmpty {
-                    output.line(all ? "no event needed you" : "no event waiting for a label")
+                    output.line(all ? tr("no event needed you") : tr("no event waiting for a label"))
                 } else {
                     for s in listed { output.line(describe(s, zone, children: children, withStatus: all)) }
                     if listed.contains(where: { $0.status == .pending }) {
-                        output.hint("label one: dictee suggestions label ID \"le dîner chez Mamie\"; or: dictee review")
+                        output.hint(tr("label one: dictee suggestions label ID \"le dîner chez Mamie\"; or: dictee review"))
                     }
                 }
                 return .ok
             case "label":
                 guard arguments.positionals.count >= 3, let id = Int64(arguments.positionals[1]) else {
-                    throw CommandFailure(.usage, "suggestions label needs an ID and a phrase", hint: "dictee suggestions label 3 \"le dîner chez Mamie\"")
+                    throw CommandFailure(.usage, tr("suggestions label needs an ID and a phrase"), hint: "dictee suggestions label 3 \"le dîner chez Mamie\"")
                 }
                 let text = arguments.positionals[2...].joined(separator: " ")
                 return try label(id: id, text: text, for: arguments.values["for"], kind: arguments.values["kind"], store: store, context: context)
             default:
                 guard arguments.positionals.count == 2, let id = Int64(arguments.positionals[1]) else {
-                    throw CommandFailure(.usage, "suggestions \(action) needs one ID")
+                    throw CommandFailure(.usage, tr("suggestions %@ needs one ID", action))
                 }
                 switch action {
                 case "reject":
                     do { try store.reject(suggestion: id) } catch { throw CommandFailure(error) }
-                    output.line("rejected \(id): never suggested again")
+                    output.line(tr("rejected %ld: never suggested again", Int(id)))
                 case "unreject":
                     do { try store.unreject(suggestion: id) } catch { throw CommandFailure(error) }
-                    output.line("unrejected \(id): it waits for a label again")
+                    output.line(tr("unrejected %ld: it waits for a label again", Int(id)))
                 default:
                     let withdrawn: StateStore.Withdrawal
                     do { withdrawn = try store.unlabel(suggestion: id) } catch { throw CommandFailure(error) }
-                    let moments = withdrawn.moments == 1 ? "1 moment" : "\(withdrawn.moments) moments"
-                    let texts = withdrawn.dictations == 1 ? "1 dictation not yet served" : "\(withdrawn.dictations) dictations not yet served"
-                    output.line("unlabeled \(id): \(moments) and \(texts) withdrawn; it waits for a label again")
+                    let language = Language.current
+                    let moments = language.isSingular(withdrawn.moments)
+                        ? tr("%ld moment", withdrawn.moments) : tr("%ld moments", withdrawn.moments)
+                    let texts = language.isSingular(withdrawn.dictations)
+                        ? tr("%ld dictation not yet served", withdrawn.dictations) : tr("%ld dictations not yet served", withdrawn.dictations)
+                    output.line(tr("unlabeled %ld: %@ and %@ withdrawn; it waits for a label again", Int(id), moments, texts))
                 }
                 return .ok
             }
@@ -138,7 +102,7 @@ extension Dictee {
                 let child = try household { () throws(HouseholdError) in try Desk.child(named: name, store) }
                 if !found.contains(child) { found.append(child) }
             }
-            guard !found.isEmpty else { throw CommandFailure(.usage, "--for needs one or more first names, comma-separated") }
+            guard !found.isEmpty else { throw CommandFailure(.usage, tr("--for needs one or more first names, comma-separated")) }
             return found
         }
 
@@ -167,12 +131,12 @@ extension Dictee {
                     throw CommandFailure(.usage, refusal.description)
                 }
                 throw CommandFailure(.dataError, refusal.description,
-                                     hint: "write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\"")
+                                     hint: tr("write the moment as a dictation would name it, with its article, e.g. \"le dîner chez Mamie\""))
             }
             // No child's name in the message (Docs/style.md): the parent knows whom --for named.
             if Labels.ownerNamed(in: checked.phrase, owners: owners.map(\.firstName)) != nil {
-                throw CommandFailure(.dataError, "the label names a child it is for (--for): a child is never offered a moment with its own name, so nobody would get it",
-                                     hint: "for the child's own moment leave the name out of the label; for a moment about that child (a birthday), label it for the others")
+                throw CommandFailure(.dataError, tr("the label names a child it is for (--for): a child is never offered a moment with its own name, so nobody would get it"),
+                                     hint: tr("for the child's own moment leave the name out of the label; for a moment about that child (a birthday), label it for the others"))
             }
             let stored = StoredLabel(text: checked.phrase, grammar: checked.grammar, kind: checked.kind,
                                      children: owners.compactMap(\.id))
@@ -190,9 +154,10 @@ extension Dictee {
             do { try store.label(suggestion: id, label: stored, moments: moments) } catch {
                 throw CommandFailure(error)
             }
-            let forWhom = owners.isEmpty ? "the whole family" : owners.map(\.firstName).joined(separator: ", ")
-            let count = "\(moments.count) \(moments.count == 1 ? "occurrence" : "occurrences")"
-            context.output.line("labeled \(id): \(stored.text) (\(checked.kind), for \(forWhom); \(count))")
+            let forWhom = owners.isEmpty ? tr("the whole family") : owners.map(\.firstName).joined(separator: ", ")
+            let count = Language.current.isSingular(moments.count)
+                ? tr("%ld occurrence", moments.count) : tr("%ld occurrences", moments.count)
+            context.output.line(tr("labeled %ld: %@ (%@, for %@; %@)", Int(id), stored.text, checked.kind, forWhom, count))
             return .ok
         }
 
@@ -202,17 +167,26 @@ extension Dictee {
             let id = String(s.id).leftPad(4)
             let count = s.occurrences.count
             let kind = s.isRecurring
-                ? "recurring, \(count) \(count == 1 ? "occurrence" : "occurrences") in the window"
-                : "one-off"
+                ? tr("recurring, %@ in the window", Language.current.isSingular(count) ? tr("%ld occurrence", count) : tr("%ld occurrences", count))
+                : tr("one-off")
             var line = "\(id)  \(when(first.start, zone))  \(duration(first.start, first.end))  \(kind)"
             guard withStatus else { return line }
-            line += "  \(s.eventReference)  \(s.status.rawValue)"
+            line += "  \(s.eventReference)  \(status(s.status))"
             if let label = s.label {
                 line += ": " + TerminalText.sanitized(label.text)
                 let names = names(label.children, children)
-                if !names.isEmpty { line += " (for \(names.joined(separator: ", ")))" }
+                if !names.isEmpty { line += " " + tr("(for %@)", names.joined(separator: ", ")) }
             }
             return line
+        }
+
+        /// A status as the parent reads it ("pending" / "en attente"); `--json` keeps the raw value.
+        static func status(_ status: SuggestionStatus) -> String {
+            switch status {
+            case .pending: tr("pending")
+            case .labeled: tr("labeled")
+            case .rejected: tr("rejected")
+            }
         }
 
         /// First names of the children with these ids, in the ids' order (unknown ids skipped).
@@ -220,12 +194,12 @@ extension Dictee {
             ids.compactMap { id in children.first { $0.id == id }?.firstName }
         }
 
+        /// `2026-12-02 Wed 14:00` / `2026-12-02 mer. 14:00`, `2026-12-05 Sat all day`.
         static func when(_ t: EventTime, _ zone: CalendarZone) -> String {
-            let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-            func weekday(_ d: CalendarDate) -> String { weekdays[((d.daysSinceEpoch + 3) % 7 + 7) % 7] }
+            func weekday(_ d: CalendarDate) -> String { Language.current.shortWeekday(d) }
             switch t {
             case .date(let d):
-                return "\(d) \(weekday(d)) all day"
+                return "\(d) \(weekday(d)) " + tr("all day")
             case .instant(let s):
                 let date = zone.date(at: s)
                 return "\(date) \(weekday(date)) \(zone.iso8601(.instant(s)).dropFirst(11).prefix(5))  "
@@ -236,7 +210,8 @@ extension Dictee {
             switch (start, end) {
             case (.date(let a), .date(let b)):
                 let days = b.daysSinceEpoch - a.daysSinceEpoch
-                return "\(days) \(days == 1 ? "day " : "days")".leftPad(7)
+                // The singular one space longer, so that the unit words line up ("1 day ", "2 days").
+                return (Language.current.isSingular(days) ? tr("%ld day", days) + " " : tr("%ld days", days)).leftPad(7)
             case (.instant(let a), .instant(let b)):
                 let minutes = Int((b - a) / 60)
                 return (minutes >= 60 ? "\(minutes / 60) h \(String(minutes % 60).leftPad(2, "0"))" : "\(minutes) min").leftPad(7)
