@@ -97,9 +97,9 @@ public struct Config: Sendable, Equatable {
     public static func load(path: String) throws(ConfigError) -> Config {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return Config() }
-        if isDirectory.boolValue { throw .unreadable(path: path, reason: "a directory, not a file") }
+        if isDirectory.boolValue { throw .unreadable(path: path, reason: tr("a directory, not a file")) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .unreadable(path: path, reason: "cannot read the file (permissions?)")
+            throw .unreadable(path: path, reason: tr("cannot read the file (permissions?)"))
         }
         return try parse(data, path: path)
     }
@@ -125,7 +125,7 @@ public struct Config: Sendable, Equatable {
         try checkKeys(object, known: topKeys, prefix: "", path: path)
         if let value = object["sources"], value != .null {
             guard case .array(let items) = value else {
-                throw .wrongType(path: path, key: "sources", expected: "a list of file paths, URLs or CalDAV objects", found: value.kind)
+                throw .wrongType(path: path, key: "sources", expected: tr("a list of file paths, URLs or CalDAV objects"), found: value.kind)
             }
             for (k, item) in items.enumerated() {
                 config.sources.append(try source(item, key: "sources[\(k + 1)]", path: path))
@@ -133,7 +133,7 @@ public struct Config: Sendable, Equatable {
         }
         if let value = object["model"], value != .null {
             guard case .object(let fields) = value else {
-                throw .wrongType(path: path, key: "model", expected: "an object ({\"gguf\": ...})", found: value.kind)
+                throw .wrongType(path: path, key: "model", expected: tr("an object ({\"gguf\": ...})"), found: value.kind)
             }
             try checkKeys(fields, known: modelKeys, prefix: "model.", path: path)
             var model = ModelConfig()
@@ -148,29 +148,29 @@ public struct Config: Sendable, Equatable {
                 }
                 return n
             }
-            model.gguf = try string("gguf", "a file path")
-            model.endpoint = try string("endpoint", "a URL")
+            model.gguf = try string("gguf", tr("a file path"))
+            model.endpoint = try string("endpoint", tr("a URL"))
             if let endpoint = model.endpoint, !ModelEndpoint.isHTTPURL(endpoint) {
-                throw .wrongType(path: path, key: "model.endpoint", expected: "an http:// or https:// URL with a host",
+                throw .wrongType(path: path, key: "model.endpoint", expected: tr("an http:// or https:// URL with a host"),
                                  found: "\"\(TerminalText.sanitized(endpoint))\"")
             }
-            model.name = try string("name", "a model name")
-            model.context = try positive("context", "a whole number of tokens above 0")
-            model.python = try string("python", "a file path")
-            model.timeoutSeconds = try positive("timeout_seconds", "a whole number of seconds above 0")
+            model.name = try string("name", tr("a model name"))
+            model.context = try positive("context", tr("a whole number of tokens above 0"))
+            model.python = try string("python", tr("a file path"))
+            model.timeoutSeconds = try positive("timeout_seconds", tr("a whole number of seconds above 0"))
             config.model = model
         }
         if let value = object["richer_texts"], value != .null {
             guard case .bool(let on) = value else {
-                throw .wrongType(path: path, key: "richer_texts", expected: "true or false", found: value.kind)
+                throw .wrongType(path: path, key: "richer_texts", expected: tr("true or false"), found: value.kind)
             }
             config.richerTexts = on
         }
         if let value = object["egress_log"], value != .null {
-            config.egressLog = try nonEmptyString(value, key: "egress_log", expected: "a file path", path: path)
+            config.egressLog = try nonEmptyString(value, key: "egress_log", expected: tr("a file path"), path: path)
         }
         if let value = object["proxy"], value != .null {
-            config.proxy = try nonEmptyString(value, key: "proxy", expected: "a proxy URL", path: path)
+            config.proxy = try nonEmptyString(value, key: "proxy", expected: tr("a proxy URL"), path: path)
         }
         return config
     }
@@ -179,15 +179,15 @@ public struct Config: Sendable, Equatable {
     /// with options) or `{"caldav": …, "user": …}`.
     private static func source(_ item: JSONValue, key: String, path: String) throws(ConfigError) -> CalendarSource {
         if case .string = item {
-            let text = try nonEmptyString(item, key: key, expected: "a file path or URL", path: path)
+            let text = try nonEmptyString(item, key: key, expected: tr("a file path or URL"), path: path)
             // An address is read as one, or refused: never echoed as a file path (it may hold a password).
             if text.contains("://"), CalendarSource.subscriptionURL(text) == nil {
-                throw .wrongType(path: path, key: key, expected: "a file path, or an https URL without user or password", found: "another address")
+                throw .wrongType(path: path, key: key, expected: tr("a file path, or an https URL without user or password"), found: tr("another address"))
             }
             return CalendarSource(text: text)
         }
         guard case .object(let fields) = item else {
-            throw .wrongType(path: path, key: key, expected: "a file path, a URL or an object", found: item.kind)
+            throw .wrongType(path: path, key: key, expected: tr("a file path, a URL or an object"), found: item.kind)
         }
         let isCalDAV = fields["caldav"] != nil
         try checkKeys(fields, known: isCalDAV ? caldavKeys : subscriptionKeys, prefix: key + ".", path: path)
@@ -199,25 +199,25 @@ public struct Config: Sendable, Equatable {
         guard let text = try string(urlKey, "an https URL"),
               let url = Subscription.url(from: text)
         else {
-            throw .wrongType(path: path, key: key + "." + urlKey, expected: "an https URL without user or password", found: fields[urlKey]?.kind ?? "nothing")
+            throw .wrongType(path: path, key: key + "." + urlKey, expected: tr("an https URL without user or password"), found: fields[urlKey]?.kind ?? tr("nothing"))
         }
         var insecure = false
         if let value = fields["insecure_http"], value != .null {
             guard case .bool(let on) = value else {
-                throw .wrongType(path: path, key: key + ".insecure_http", expected: "true or false", found: value.kind)
+                throw .wrongType(path: path, key: key + ".insecure_http", expected: tr("true or false"), found: value.kind)
             }
             insecure = on
         }
-        var remote = CalendarSource.Remote(url: url.absoluteString, caFile: try string("ca_file", "a file path"), insecureHTTP: insecure)
+        var remote = CalendarSource.Remote(url: url.absoluteString, caFile: try string("ca_file", tr("a file path")), insecureHTTP: insecure)
         guard isCalDAV else { return .subscription(remote) }
-        guard let user = try string("user", "a user name") else {
-            throw .wrongType(path: path, key: key + ".user", expected: "a user name", found: "nothing")
+        guard let user = try string("user", tr("a user name")) else {
+            throw .wrongType(path: path, key: key + ".user", expected: tr("a user name"), found: tr("nothing"))
         }
         if user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
-            throw .wrongType(path: path, key: key + ".user", expected: "a user name", found: "control characters")
+            throw .wrongType(path: path, key: key + ".user", expected: tr("a user name"), found: tr("control characters"))
         }
         remote.user = user
-        remote.passwordFile = try string("password_file", "a file path")
+        remote.passwordFile = try string("password_file", tr("a file path"))
         return .caldav(remote)
     }
 
@@ -241,10 +241,10 @@ public struct Config: Sendable, Equatable {
         _ value: JSONValue, key: String, expected: String, path: String
     ) throws(ConfigError) -> String {
         guard case .string(let s) = value else {
-            throw .wrongType(path: path, key: key, expected: expected + " (a string)", found: value.kind)
+            throw .wrongType(path: path, key: key, expected: tr("%@ (a string)", expected), found: value.kind)
         }
         guard !s.isEmpty else {
-            throw .wrongType(path: path, key: key, expected: expected, found: "an empty string")
+            throw .wrongType(path: path, key: key, expected: expected, found: tr("an empty string"))
         }
         return s
     }
@@ -313,7 +313,7 @@ public struct Config: Sendable, Equatable {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             guard let debug = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else {
-                return "not valid JSON"
+                return tr("not valid JSON")
             }
             var detail = debug.hasSuffix(".") ? String(debug.dropLast()) : debug
             if let range = detail.range(of: #"character \d+"#, options: .regularExpression),
@@ -322,11 +322,11 @@ public struct Config: Sendable, Equatable {
                 let before = data.prefix(offset)
                 let line = before.filter { $0 == 0x0A }.count + 1
                 let column = before.count - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
-                detail.replaceSubrange(range, with: "line \(line), column \(column)")
+                detail.replaceSubrange(range, with: tr("line %ld, column %ld", line, column))
             }
-            return "not valid JSON (" + detail.prefix(1).lowercased() + detail.dropFirst() + ")"
+            return tr("not valid JSON (%@)", detail.prefix(1).lowercased() + detail.dropFirst())
         }
-        return "not valid JSON"
+        return tr("not valid JSON")
     }
 
     // MARK: - Writing
@@ -375,7 +375,7 @@ public struct Config: Sendable, Equatable {
             data = try JSONSerialization.data(
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         } catch {
-            throw .cannotWrite(path: path, reason: "cannot encode the configuration")
+            throw .cannotWrite(path: path, reason: tr("cannot encode the configuration"))
         }
         data.append(0x0A)
         do {
@@ -404,15 +404,15 @@ public enum ConfigError: Error, CustomStringConvertible, Equatable, Sendable {
         case .invalidJSON(let path, let detail):
             return "\(path): \(detail)"
         case .notAnObject(let path, let found):
-            return "\(path): the configuration must be a JSON object ({...}), not \(found)"
+            return tr("%@: the configuration must be a JSON object ({...}), not %@", path, found)
         case .wrongType(let path, let key, let expected, let found):
-            return "\(path): \"\(key)\" must be \(expected), not \(found)"
+            return tr("%@: \"%@\" must be %@, not %@", path, key, expected, found)
         case .repeatedKey(let path, let key):
-            return "\(path): the key \"\(key)\" is written twice; keep one"
+            return tr("%@: the key \"%@\" is written twice; keep one", path, key)
         case .unknownKey(let path, let key, let suggestion, _):
-            return "\(path): unknown key \"\(key)\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
+            return tr("%@: unknown key \"%@\"", path, key) + (suggestion.map { tr("; did you mean \"%@\"?", $0) } ?? "")
         case .cannotWrite(let path, let reason):
-            return "\(path): cannot write the configuration (\(reason))"
+            return tr("%@: cannot write the configuration (%@)", path, reason)
         }
     }
 }
@@ -452,10 +452,10 @@ private enum JSONValue: Decodable, Equatable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let n): return String(n)
-        case .number: return "a fractional number"
-        case .string: return "a string"
-        case .array: return "a list"
-        case .object: return "an object"
+        case .number: return tr("a fractional number")
+        case .string: return tr("a string")
+        case .array: return tr("a list")
+        case .object: return tr("an object")
         }
     }
 }

@@ -41,21 +41,20 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .state(let error): error.description
-        case .noState(let path): "\(path): no state yet"
+        case .noState(let path): tr("%@: no state yet", path)
         case .config(let error): error.description
         case .cannotWrite(let error): error.description
         case .lockHeld(let holder, let lock):
-            "another 'dictee nightly' is running (\(holder.isEmpty ? "holder unknown" : holder)); lock: \(lock)"
-        case .lexiconMissing: "the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)"
+            tr("another 'dictee nightly' is running (%@); lock: %@", holder.isEmpty ? tr("holder unknown") : holder, lock)
+        case .lexiconMissing: tr("the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)")
         case .validatorUnavailable(let reason): reason
         case .grammarCheckFailing(let moments):
-            "no handwritten text passed the validator for \(moments) moment(s) that have texts: "
-                + "the grammar check (Grammalecte) is probably failing"
-        case .brokenLibrary: "the handwritten library cannot be read (a broken installation)"
-        case .unknownChild: "no child with this first name"
+            tr("no handwritten text passed the validator for %ld moment(s) that have texts: the grammar check (Grammalecte) is probably failing", moments)
+        case .brokenLibrary: tr("the handwritten library cannot be read (a broken installation)")
+        case .unknownChild: tr("no child with this first name")
         case .fetch(let error): error.description
-        case .password(let path, let reason): "\(path): cannot read the CalDAV password (\(reason))"
-        case .noPassword(let user, let host): "no CalDAV password found for user \(TerminalText.sanitized(user)) on \(host): nothing was sent"
+        case .password(let path, let reason): tr("%@: cannot read the CalDAV password (%@)", path, reason)
+        case .noPassword(let user, let host): tr("no CalDAV password found for user %@ on %@: nothing was sent", TerminalText.sanitized(user), host)
         }
     }
 }

@@ -119,8 +119,7 @@ public struct IngestRun: Sendable {
         if lexicon == nil {
             result.diagnostics.append(Diagnostic(
                 severity: .warning, location: nil, uid: nil, code: "lexicon-missing",
-                message: "the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): "
-                    + "only the first names of Whitelists/given-names.txt are kept in this ingest"))
+                message: tr("the Lexique table was not found (run Scripts/setup, or set DICTEE_LEXICON): only the first names of Whitelists/given-names.txt are kept in this ingest")))
         }
 
         var decisions: [(decision: OccurrenceDecision, source: String)] = []
@@ -273,4 +272,20 @@ public struct IngestReport: Sendable {
     public var counts: AuditFile.Counts { header.counts }
     /// Events that could not be read (the other events of their file were recorded).
     public var eventErrors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    /// The one summary line of an ingest, in the current language, for every command that prints
+    /// it (`dictee ingest`, the log of `dictee nightly`): "456 events: 177 moments, 48
+    /// disqualified, 196 to label, 0 errors" / "456 événements : 177 moments, 48 écartés, 196 à
+    /// nommer, 0 erreur".
+    /// - Parameter counts: the counts of the run (`counts`).
+    /// - Returns: one line, without a newline.
+    public static func summary(_ counts: AuditFile.Counts) -> String {
+        let singular = Language.current.isSingular
+        return tr("%@: %@, %@, %@, %@",
+                  singular(counts.events) ? tr("%ld event", counts.events) : tr("%ld events", counts.events),
+                  singular(counts.moments) ? tr("%ld moment", counts.moments) : tr("%ld moments", counts.moments),
+                  singular(counts.disqualified) ? tr("ingest.disqualified-one", counts.disqualified) : tr("%ld disqualified", counts.disqualified),
+                  tr("%ld to label", counts.toLabel),
+                  singular(counts.errors) ? tr("%ld error", counts.errors) : tr("%ld errors", counts.errors))
+    }
 }

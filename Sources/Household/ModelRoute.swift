@@ -40,10 +40,9 @@ public enum ModelRoute: Sendable, Equatable {
         public var description: String {
             switch self {
             case .notLoopback(let endpoint, let configPath):
-                "model.endpoint \(endpoint) is not a loopback address; nothing is sent there unless "
-                    + "\"richer_texts\": true is set in \(configPath)"
+                tr("model.endpoint %@ is not a loopback address; nothing is sent there unless \"richer_texts\": true is set in %@", endpoint, configPath)
             case .egressLogUnwritable(let endpoint, let log, let problem):
-                "the egress log \(log) cannot be written (\(problem)): nothing is sent to \(endpoint)"
+                tr("the egress log %@ cannot be written (%@): nothing is sent to %@", log, problem, endpoint)
             }
         }
     }
@@ -101,5 +100,29 @@ public enum ModelRoute: Sendable, Equatable {
     /// same texts.
     public static var requestFields: [String] {
         Instructions.Inputs.contents.map(\.description) + Instructions.retryContents
+    }
+
+    /// One entry of `requestFields` (English, as the JSON of `dictee privacy` lists it) in the
+    /// current language, for people; an entry without a translation here stays as it is (the
+    /// tests check that every entry of `requestFields` has one).
+    public static func forPeople(_ field: String) -> String {
+        switch field {
+        case "the instructions (French, written by dictee)": tr("the instructions (French, written by dictee)")
+        case "the child's first name": tr("the child's first name")
+        case "the child's gender": tr("the child's gender")
+        case "the child's grade": tr("the child's grade")
+        case "the target skills": tr("the target skills")
+        case "the trap sites per target skill": tr("the trap sites per target skill")
+        case "the word range": tr("the word range")
+        case "the sentence range": tr("the sentence range")
+        case "the longest sentence allowed": tr("the longest sentence allowed")
+        case "the moment's canonical phrase (as listed in the audit file)": tr("the moment's canonical phrase (as listed in the audit file)")
+        case "the moment's day seen from the writing day ('hier', 'avant-hier', 'samedi', 'samedi dernier'; the day of the month when more than a week away), no hour":
+            tr("the moment's day seen from the writing day ('hier', 'avant-hier', 'samedi', 'samedi dernier'; the day of the month when more than a week away), no hour")
+        case "whether the moment has begun": tr("whether the moment has begun")
+        case "on a retry, the model's previous answer and the validator's French sentences about it":
+            tr("on a retry, the model's previous answer and the validator's French sentences about it")
+        default: field
+        }
     }
 }

@@ -11,12 +11,12 @@ public enum SourceSetup {
     public static func unreadablePath(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? "no such file or folder" : String(cString: strerror(errno)).lowercased()
+            return errno == ENOENT || errno == ENOTDIR ? tr("no such file or folder") : String(cString: strerror(errno)).lowercased()
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return access(path, R_OK) == 0 ? nil : "not readable (permissions?)"
-        case S_IFDIR: return access(path, R_OK | X_OK) == 0 ? nil : "a folder that cannot be read (permissions?)"
-        default: return "not a regular file or folder"
+        case S_IFREG: return access(path, R_OK) == 0 ? nil : tr("not readable (permissions?)")
+        case S_IFDIR: return access(path, R_OK | X_OK) == 0 ? nil : tr("a folder that cannot be read (permissions?)")
+        default: return tr("not a regular file or folder")
         }
     }
 

@@ -22,11 +22,11 @@ public enum IngestError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .unknownZone(let name):
-            return "unknown time zone '\(name)'; use an IANA name such as Europe/Paris"
+            return tr("unknown time zone '%@'; use an IANA name such as Europe/Paris", name)
         case .unreadableFile(_, let reason):
-            return "cannot read the file: \(reason)"
+            return tr("cannot read the file: %@", reason)
         case .notACalendar:
-            return "not an iCalendar file (no readable VCALENDAR or VEVENT)"
+            return tr("not an iCalendar file (no readable VCALENDAR or VEVENT)")
         }
     }
 

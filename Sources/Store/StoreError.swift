@@ -1,3 +1,5 @@
+import DicteeCore
+
 /// Errors of the Store module. Messages are lower case and name the database file.
 ///
 /// - Warning: no message ever holds a bound value (a child's name, a phrase, a grade): values are
@@ -51,29 +53,25 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .open(_, let message):
-            return "cannot open the database: \(message)"
+            return tr("cannot open the database: %@", message)
         case .unwritable(_, let message):
-            return "cannot write the database: \(message)"
+            return tr("cannot write the database: %@", message)
         case .sqlite(_, let code, let message, let sql):
-            return "\(message) (sqlite code \(code)) in: \(Self.excerpt(sql))"
+            return tr("%@ (sqlite code %ld) in: %@", message, Int(code), Self.excerpt(sql))
         case .locked:
-            return "the database is locked by another process (probably another dictee run); "
-                + "try again when it has finished"
+            return tr("the database is locked by another process (probably another dictee run); try again when it has finished")
         case .misuse(_, let message, let sql):
-            return "\(message) in: \(Self.excerpt(sql))"
+            return tr("%@ in: %@", message, Self.excerpt(sql))
         case .missingColumn(_, let column, let sql):
-            return "no column '\(column)' in the result of: \(Self.excerpt(sql))"
+            return tr("no column '%@' in the result of: %@", column, Self.excerpt(sql))
         case .columnType(_, let column, let expected, let found, let sql):
-            return "column '\(column)' holds \(found), expected \(expected), "
-                + "in: \(Self.excerpt(sql))"
+            return tr("column '%@' holds %@, expected %@, in: %@", column, found, expected, Self.excerpt(sql))
         case .migration(_, let version, let message):
-            return "migration \(version) failed and was rolled back, "
-                + "the database stays at schema version \(version - 1): \(message)"
+            return tr("migration %ld failed and was rolled back, the database stays at schema version %ld: %@", version, version - 1, message)
         case .newerSchema(_, let found, let known):
-            return "this database was written by a newer dictee (schema version \(found); "
-                + "this dictee knows up to \(known)); hint: upgrade dictee"
+            return tr("this database was written by a newer dictee (schema version %ld; this dictee knows up to %ld); hint: upgrade dictee", found, known)
         case .invalidMigrations(_, let message):
-            return "invalid migration list: \(message)"
+            return tr("invalid migration list: %@", message)
         }
     }
 
@@ -88,11 +86,11 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unwritable(_, let message): message
         case .sqlite(_, let code, _, _) where Database.meansUnwritable(code):
             switch code & 0xFF {
-            case 13: "the disk is full"
-            case 8: "it is read-only"
-            case 3: "permission denied"
-            case 14: "the file cannot be opened"
-            default: "an input/output error"
+            case 13: tr("the disk is full")
+            case 8: tr("it is read-only")
+            case 3: tr("permission denied")
+            case 14: tr("the file cannot be opened")
+            default: tr("an input/output error")
             }
         default: nil
         }

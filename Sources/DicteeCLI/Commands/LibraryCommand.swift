@@ -14,40 +14,18 @@ extension Dictee {
     /// missing.
     struct LibraryCommand: Command {
         static let name = "library"
-        static let summary = "check the handwritten library's texts (for people writing them)"
+        static var summary: String { tr("summary.library") }
         static let options = OptionSpec(valued: ["dir", "grade", "id"], flags: [])
-        static let help = """
-            usage: dictee library check [--dir DIR] [--grade G] [--id ID,ID]
-
-            Renders every text of the handwritten library for every moment phrase and sample
-            label it fits, for Léa, Inès, Tom and Hugo, and every day form of its time
-            ("samedi", "avant-hier", "samedi 21 novembre"), runs the validator on
-            each rendering (3 trap sites per listed skill), and prints the failing renderings
-            with the validator's French sentences, then how many texts each kind has.
-            The format of the files: Docs/library-format.md.
-
-            options:
-              --dir DIR     read cp.txt ... cm2.txt from DIR instead of the bundled library
-              --grade G     only the texts of CP, CE1, CE2, CM1 or CM2
-              --id ID,ID    only these texts
-
-            exit status: 0 every rendering passes, 1 some fail, 64 usage, 65 a library
-            file does not parse, 69 the Lexique table or the French dictionary is missing.
-
-            example:
-              dictee library check --grade ce2
-              dictee library check --dir Sources/Dictation/Resources/library --id ce2-eau-01
-
-            """
+        static var help: String { tr("help.library") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals == ["check"] else {
-                throw CommandFailure(.usage, "library takes one subcommand: check", hint: "dictee library check --grade ce2")
+                throw CommandFailure(.usage, tr("library takes one subcommand: check"), hint: "dictee library check --grade ce2")
             }
             var grade: Grade?
             if let g = arguments.values["grade"] {
-                guard let parsed = Grade(parsing: g) else { throw CommandFailure(.usage, "--grade must be CP, CE1, CE2, CM1 or CM2") }
+                guard let parsed = Grade(parsing: g) else { throw CommandFailure(.usage, tr("--grade must be CP, CE1, CE2, CM1 or CM2")) }
                 grade = parsed
             }
             let ids = Set((arguments.values["id"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
@@ -60,7 +38,7 @@ extension Dictee {
             var selected = library
             selected.texts = library.texts.filter { (grade == nil || $0.grade == grade) && (ids.isEmpty || ids.contains($0.id)) }
             if let missing = ids.sorted().first(where: { id in !library.texts.contains { $0.id == id } }) {
-                throw CommandFailure(.usage, "no text has the id '\(missing.prefix(60))'")
+                throw CommandFailure(.usage, tr("no text has the id '%@'", String(missing.prefix(60))))
             }
             let phrases = Whitelist.bundled.canonicalPhrases.map {
                 (phrase: $0.phrase, grammar: $0.grammar, slot: $0.slot == .none ? nil as String? : $0.slot.rawValue)
@@ -84,10 +62,10 @@ extension Dictee {
             }
             for text in selected.texts {
                 guard let fails = failing[text.id] else {
-                    output.line("\(text.id): ok (\(count[text.id] ?? 0) renderings)")
+                    output.line(tr("%@: ok (%ld renderings)", text.id, count[text.id] ?? 0))
                     continue
                 }
-                output.line("\(text.id): \(fails.count) of \(count[text.id] ?? 0) renderings fail")
+                output.line(tr("%@: %ld of %ld renderings fail", text.id, fails.count, count[text.id] ?? 0))
                 for (r, findings) in fails.prefix(4) {
                     let day = r.plan.date.map { " / " + $0.dayPhrase + ($0.time == .past ? " (passé)" : " (à venir)") } ?? ""
                     output.line("  \(r.plan.child.firstName) / \(r.plan.moment.phrase)\(day):")
@@ -97,24 +75,24 @@ extension Dictee {
                 if fails.count > 4 {
                     var phrases: [String] = []
                     for (r, _) in fails where !phrases.contains(r.plan.moment.phrase) { phrases.append(r.plan.moment.phrase) }
-                    output.line("  failing phrases: \(phrases.joined(separator: "; "))")
+                    output.line("  " + tr("failing phrases: %@", phrases.joined(separator: "; ")))
                 }
             }
             let unfit = selected.texts.filter { count[$0.id] == nil }
-            for text in unfit { output.line("\(text.id): fits no phrase nor sample label") }
+            for text in unfit { output.line(tr("%@: fits no phrase nor sample label", text.id)) }
             // Texts per kind and time, for the coverage of Docs/library-format.md.
             output.line("")
             for g in Grade.allCases where grade == nil || grade == g {
                 let texts = selected.texts.filter { $0.grade == g }
                 guard !texts.isEmpty else { continue }
-                output.line("\(g.rawValue): \(texts.count) texts")
+                output.line(tr("%@: %ld texts", g.rawValue, texts.count))
                 for kind in library.knownKinds {
                     let k = texts.filter { $0.kinds.contains(kind) }
                     let times = TextTime.allCases.map { t in "\(t.rawValue) \(k.filter { $0.time == t }.count)" }.joined(separator: ", ")
                     output.line("  \(kind): \(k.count) (\(times))")
                 }
             }
-            output.line("failing: \(failing.count + unfit.count) of \(selected.texts.count) texts; \(renderings.count) renderings")
+            output.line(tr("failing: %ld of %ld texts; %ld renderings", failing.count + unfit.count, selected.texts.count, renderings.count))
             return failing.isEmpty && unfit.isEmpty ? .ok : .itemErrors
         }
     }

@@ -9,45 +9,26 @@ extension Dictee {
     /// carry a child's name or a calendar's text.
     struct Privacy: Command {
         static let name = "privacy"
-        static let summary = "say exactly what the configuration sends where (nothing, by default)"
+        static var summary: String { tr("summary.privacy") }
         static let options = OptionSpec(valued: [], flags: ["json"])
-        static let help = """
-            usage: dictee privacy [--json]
-
-            Reads the configuration file ($DICTEE_CONFIG, else $XDG_CONFIG_HOME/dictee/config.json,
-            else ~/.config/dictee/config.json) and says what leaves this machine:
-              - no "model": nothing; the dictations come from the handwritten library;
-              - "model": {"gguf": ...}: a server dictee starts on 127.0.0.1; nothing leaves;
-              - "model": {"endpoint": ...} on this machine (localhost, 127.x.x.x, [::1]): sent
-                there, and nothing leaves;
-              - any other endpoint: refused, unless "richer_texts": true is set; then every
-                request body is appended to the egress log before it is sent.
-            A request contains only what the audit file lists; never a calendar title, place or
-            description. The calendar sources are only read. Exits 0 in every case (it is a
-            report), 65 when the configuration file is invalid.
-
-            --json prints {"config", "model": "none"|"managed"|"endpoint", "endpoint",
-            "loopback", "allowed", "egress_log", "sends"}.
-
-            example:
-              dictee privacy
-
-            """
+        static var help: String { tr("help.privacy") }
 
         /// What one request to the model contains: the fields the request is written from
         /// (`Instructions.Inputs.contents`, through the route), never a second description.
         static var sends: [String] { ModelRoute.requestFields }
 
-        /// `contents` as one sentence, with what a request never contains.
+        /// `contents` (English, as `requestFields` lists them) as one sentence in the current
+        /// language, with what a request never contains.
         static func sentence(_ contents: [String]) -> String {
-            contents.dropLast().joined(separator: ", ") + ", and " + (contents.last ?? "")
-                + "; never a calendar title, place or description"
+            let said = contents.map(ModelRoute.forPeople)
+            return tr("%@, and %@; never a calendar title, place or description",
+                      said.dropLast().joined(separator: ", "), said.last ?? "")
         }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                throw .usage("privacy takes no argument", hint: "dictee privacy")
+                throw .usage(tr("privacy takes no argument"), hint: "dictee privacy")
             }
             let path = Config.path(environment: context.environment)
             let config = try ConfigOptions.load(context)
@@ -70,7 +51,7 @@ extension Dictee {
                             ("kind", .string(isCalDAV ? "caldav" : "subscription")),
                             ("host", .string(source.host ?? "")),
                             ("user", remote.user.map { .string($0) } ?? .null),
-                            ("sends", .raw("[" + fetchSends(isCalDAV).map(JSONWriter.quoted).joined(separator: ",") + "]")),
+                            ("sends", .raw("[" + Language.$current.withValue(.english) { fetchSends(isCalDAV) }.map(JSONWriter.quoted).joined(separator: ",") + "]")),
                         ])
                     }.joined(separator: ",") + "]")),
                     ("proxy", config.proxy.map { .string($0) } ?? .null),
@@ -80,19 +61,20 @@ extension Dictee {
             for line in report.lines { output.line(line) }
             let count = config.sources.count
             output.line(count == 0
-                ? "no calendar source is configured ('dictee source add PATH'); calendars are only ever read"
-                : "the calendar source\(count == 1 ? "" : "s") (\(count), see 'dictee source list') "
-                    + "\(count == 1 ? "is" : "are") only read; calendar text is never sent")
+                ? tr("no calendar source is configured ('dictee source add PATH'); calendars are only ever read")
+                : count == 1 ? tr("the calendar source (1, see 'dictee source list') is only read; calendar text is never sent")
+                : tr("the calendar sources (%ld, see 'dictee source list') are only read; calendar text is never sent", count))
             for line in sourceLines(config) { output.line(line) }
             let exists = FileManager.default.fileExists(atPath: path)
-            output.line("configuration: \(path)" + (exists ? "" : " (no file yet: the defaults)"))
+            output.line(exists ? tr("configuration: %@", path) : tr("configuration: %@ (no file yet: the defaults)", path))
             return .ok
         }
 
-        /// What a request for a remote calendar carries: the protocol, nothing from the state.
+        /// What a request for a remote calendar carries: the protocol, nothing from the state; in
+        /// the current language (the JSON asks for it in English).
         static func fetchSends(_ isCalDAV: Bool) -> [String] {
-            isCalDAV ? ["the request (method and address)", "the user name and password", "the sync token and the addresses of the events it asks for"]
-                : ["the request (address)", "the ETag and date of the copy read last time"]
+            isCalDAV ? [tr("the request (method and address)"), tr("the user name and password"), tr("the sync token and the addresses of the events it asks for")]
+                : [tr("the request (address)"), tr("the ETag and date of the copy read last time")]
         }
 
         /// One line per remote source: what is fetched from where, and that nothing about the
@@ -103,16 +85,17 @@ extension Dictee {
                 switch source {
                 case .path: continue
                 case .subscription(let remote):
-                    lines.append("reads the calendar from \(source.host ?? remote.url) (a subscription, \(URL(string: remote.url)?.scheme ?? "https")); "
-                                 + "sends only " + fetchSends(false).joined(separator: " and ") + "; nothing about your children")
+                    lines.append(tr("reads the calendar from %@ (a subscription, %@); sends only %@; nothing about your children",
+                                    source.host ?? remote.url, URL(string: remote.url)?.scheme ?? "https",
+                                    fetchSends(false).joined(separator: tr(" and "))))
                 case .caldav(let remote):
-                    lines.append("reads the calendar from \(source.host ?? remote.url) as user \(remote.user ?? "?") (CalDAV); "
-                                 + "sends only " + fetchSends(true).joined(separator: ", ") + "; nothing about your children")
+                    lines.append(tr("reads the calendar from %@ as user %@ (CalDAV); sends only %@; nothing about your children",
+                                    source.host ?? remote.url, remote.user ?? "?", fetchSends(true).joined(separator: ", ")))
                 }
             }
             if !lines.isEmpty {
-                lines.append(config.proxy.map { "calendar requests go through the proxy \($0), as the configuration says" }
-                    ?? "no proxy is used (http_proxy and https_proxy are ignored); TLS certificates are verified; nothing else is contacted")
+                lines.append(config.proxy.map { tr("calendar requests go through the proxy %@, as the configuration says", $0) }
+                    ?? tr("no proxy is used (http_proxy and https_proxy are ignored); TLS certificates are verified; nothing else is contacted"))
             }
             return lines
         }
@@ -130,29 +113,26 @@ extension Dictee {
                 let sends = Privacy.sentence(route.requestContents)
                 switch route {
                 case .library:
-                    lines.append("nothing leaves this machine: no language model is configured; "
-                                 + "dictations come from the handwritten library")
+                    lines.append(tr("nothing leaves this machine: no language model is configured; dictations come from the handwritten library"))
                 case .managed(let gguf):
                     model = "managed"
                     loopback = true
-                    lines.append("the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); "
-                                 + "nothing leaves this machine")
-                    lines.append("model file: \(gguf)")
-                    lines.append("sent to the managed server on 127.0.0.1 (this machine): \(sends)")
+                    lines.append(tr("the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine"))
+                    lines.append(tr("model file: %@", gguf))
+                    lines.append(tr("sent to the managed server on 127.0.0.1 (this machine): %@", sends))
                 case .loopback(let endpoint):
                     model = "endpoint"
                     self.endpoint = config.model?.endpoint ?? endpoint.url.absoluteString
                     loopback = true
-                    lines.append("sent to \(self.endpoint!) (this machine): \(sends)")
+                    lines.append(tr("sent to %@ (this machine): %@", self.endpoint!, sends))
                 case .remote(let endpoint):
                     model = "endpoint"
                     self.endpoint = config.model?.endpoint ?? endpoint.url.absoluteString
                     loopback = false
                     egressLog = endpoint.egressLog?.path
-                    lines.append("sent OUTSIDE this machine to \(self.endpoint!): \(sends); "
-                                 + "every request body is appended to \(egressLog ?? "?") before it is sent")
-                    lines.append("\"richer_texts\": true is set in \(configPath); "
-                                 + "set it to false to keep everything on this machine")
+                    lines.append(tr("sent OUTSIDE this machine to %@: %@; every request body is appended to %@ before it is sent",
+                                    self.endpoint!, sends, egressLog ?? "?"))
+                    lines.append(tr("\"richer_texts\": true is set in %@; set it to false to keep everything on this machine", configPath))
                 case .refused(let refusal):
                     model = "endpoint"
                     allowed = false
@@ -160,19 +140,17 @@ extension Dictee {
                     case .notLoopback(let url, _):
                         endpoint = url
                         loopback = false
-                        lines.append("refused: \(url) is not a loopback address; dictee will not send anything "
-                                     + "there unless \"richer_texts\": true is set in \(configPath)")
+                        lines.append(tr("refused: %@ is not a loopback address; dictee will not send anything there unless \"richer_texts\": true is set in %@", url, configPath))
                     case .egressLogUnwritable(let url, let log, let problem):
                         endpoint = url
                         loopback = false
                         egressLog = log
-                        lines.append("refused: the egress log \(log) cannot be written (\(problem)); dictee will not "
-                                     + "send anything to \(url) that it cannot log first")
+                        lines.append(tr("refused: the egress log %@ cannot be written (%@); dictee will not send anything to %@ that it cannot log first", log, problem, url))
                     }
-                    lines.append("so nothing leaves this machine")
+                    lines.append(tr("so nothing leaves this machine"))
                 }
                 if config.model?.endpoint != nil, let gguf = config.model?.gguf {
-                    lines.append("\"model.gguf\" (\(gguf)) is not used: \"model.endpoint\" is set and wins")
+                    lines.append(tr("\"model.gguf\" (%@) is not used: \"model.endpoint\" is set and wins", gguf))
                 }
             }
         }

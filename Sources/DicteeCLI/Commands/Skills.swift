@@ -12,32 +12,16 @@ extension Dictee {
     /// "taught": bool}]}` in the order of Docs/domain.md §1.
     struct Skills: Command {
         static let name = "skills"
-        static let summary = "the fifteen spelling skills of a child, grouped by state"
+        static var summary: String { tr("summary.skills") }
         static let options = OptionSpec(valued: ["child", "tz"], flags: ["json"])
-        static let help = """
-            usage: dictee skills --child NAME [--json] [--tz IANA]
-
-            The fifteen spelling skills with their state, grouped: fragile (to review first),
-            en cours, maîtrisé, non vu; and the date the child last met each one in a graded
-            dictation. Skills not yet taught at the child's grade say from which grade. There
-            is no score: an average over fifteen skills means nothing.
-
-            A skill moves when a dictation is graded (see the README, "Skill states"):
-            no mistake on its sites: non vu → en cours, en cours → maîtrisé after two clean
-            dictations in a row, fragile → en cours; a mistake: non vu → en cours,
-            maîtrisé → fragile.
-
-            example:
-              dictee skills --child Léa
-
-            """
+        static var help: String { tr("help.skills") }
 
         /// The order of the groups: what needs attention first.
         static let groups: [SkillState] = [.fragile, .enCours, .maitrise, .nonVu]
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
-            guard arguments.positionals.isEmpty else { throw .usage("skills takes no argument besides --child NAME") }
+            guard arguments.positionals.isEmpty else { throw .usage(tr("skills takes no argument besides --child NAME")) }
             let (store, child, zone, _) = try DeskOptions.openChild(arguments, context)
             let progress = try household { () throws(HouseholdError) in try Desk.progress(store, childID: child.id ?? 0) }
             func day(_ p: SkillProgress) -> String? {
@@ -65,10 +49,10 @@ extension Dictee {
                 output.line(color ? Self.colour(state) + Desk.label(state) + "\u{1B}[0m" : Desk.label(state))
                 for p in members {
                     var line = "  " + p.skill.label.padding(toLength: 40, withPad: " ", startingAt: 0)
-                    if let d = day(p) {
-                        line += " last seen " + d
+                    if let seen = p.lastExposure {
+                        line += " " + tr("last seen %@", Language.current.shortDay(zone.date(of: seen.gradedAt)))
                     } else if !p.skill.isTaught(at: child.grade) {
-                        line += " from \(p.skill.introducedIn.rawValue)"
+                        line += " " + tr("from %@", p.skill.introducedIn.rawValue)
                     }
                     output.line(String(line.reversed().drop(while: { $0 == " " }).reversed()))
                 }

@@ -10,58 +10,9 @@ extension Dictee {
     /// configuration file (`Config.sources`).
     struct SourceCommand: Command {
         static let name = "source"
-        static let summary = "add, list or remove the calendars read by 'dictee nightly' (files, folders, URLs, CalDAV)"
+        static var summary: String { tr("summary.source") }
         static let options = OptionSpec(valued: ["user", "password-file", "ca-file"], flags: ["json", "insecure-http"])
-        static let help = """
-            usage: dictee source add PATH
-                   dictee source add URL [--ca-file PEM] [--insecure-http]
-                   dictee source add caldav URL --user NAME [--password-file FILE] [--ca-file PEM] [--insecure-http]
-                   dictee source list [--json]
-                   dictee source remove ID
-
-            The calendars that 'dictee nightly' reads, kept in the configuration file
-            ($DICTEE_CONFIG, else $XDG_CONFIG_HOME/dictee/config.json, else
-            ~/.config/dictee/config.json). They are only read; nothing about the family is sent.
-
-              PATH    an exported .ics file, or a folder of .ics files (vdirsyncer, khal: one
-                      file per event). A relative PATH is made absolute.
-              URL     a subscription: the "secret address in iCal format" of Google Calendar, a
-                      published iCloud or Outlook calendar, any .ics address. webcal:// is read
-                      as https://. Each night asks "changed since last time?" (ETag,
-                      Last-Modified): an unchanged calendar costs nothing.
-              caldav URL
-                      a CalDAV calendar (Nextcloud, iCloud, Fastmail, Radicale, Xandikos...).
-                      URL may be the server, the account or the calendar itself: when it leads
-                      to several calendars, they are listed and you add the one you want.
-                      Each night fetches only what changed (sync-collection, RFC 6578).
-
-            options:
-              --user NAME            the CalDAV user name (kept in the configuration)
-              --password-file FILE   a file whose first line is the password (chmod 600);
-                                     without it, DICTEE_CALDAV_PASSWORD, then ~/.netrc
-                                     ("machine HOST login NAME password PW"). A password is
-                                     never given on the command line nor stored by dictee.
-              --ca-file PEM          trust this certificate authority (a home server's own)
-              --insecure-http        allow plain http:// to a host other than this machine
-                                     (the password and the calendar travel in clear)
-              --json                 (list) print {"sources":[{"id":1,"kind":"file","path":"..."}]}
-
-            ID is the number 'dictee source list' shows; removing a source renumbers the ones
-            after it. A URL or CalDAV address is checked once when added (exit 77: the user
-            name or password is refused, 69: the server cannot be reached, 65: the answer is not
-            a calendar).
-
-            example:
-              dictee source add ~/Documents/famille.ics
-              dictee source add ~/.calendars/famille/
-              dictee source add 'https://calendar.google.com/calendar/ical/xxx%40gmail.com/private-yyy/basic.ics'
-              dictee source add webcal://p42-caldav.icloud.com/published/2/zzz
-              dictee source add caldav https://cloud.example.org/remote.php/dav --user anne --password-file ~/.config/dictee/nextcloud
-              dictee source add caldav https://caldav.icloud.com --user anne@icloud.com --password-file ~/.config/dictee/icloud
-              dictee source add caldav https://radicale.maison.lan:5232/anne/famille/ --user anne --ca-file ~/maison-ca.pem
-              dictee source list
-
-            """
+        static var help: String { tr("help.source") }
 
         static let actions = ["add", "list", "remove"]
         static let example = "dictee source add ~/Documents/famille.ics"
@@ -70,20 +21,20 @@ extension Dictee {
             let output = context.output
             guard let action = arguments.positionals.first, actions.contains(action) else {
                 let given = arguments.positionals.first ?? ""
-                var message = given.isEmpty ? "source needs an action: add, list or remove" : "unknown action '\(given)'"
+                var message = given.isEmpty ? tr("source needs an action: add, list or remove") : tr("unknown action '%@'", given)
                 if !given.isEmpty, let near = NearestWord.find(given, in: actions) {
-                    message += "; did you mean '\(near)'?"
+                    message += tr("; did you mean '%@'?", near)
                 }
                 throw CommandFailure(.usage, message, hint: example)
             }
             let rest = Array(arguments.positionals.dropFirst())
             if arguments.flags.contains("json"), action != "list" {
-                throw CommandFailure(.usage, "--json goes with 'dictee source list'")
+                throw CommandFailure(.usage, tr("--json goes with 'dictee source list'"))
             }
             let remoteOptions = ["user", "password-file", "ca-file"].filter { arguments.values[$0] != nil }
                 + (arguments.flags.contains("insecure-http") ? ["insecure-http"] : [])
             if action != "add", let first = remoteOptions.first {
-                throw CommandFailure(.usage, "--\(first) goes with 'dictee source add'")
+                throw CommandFailure(.usage, tr("--%@ goes with 'dictee source add'", first))
             }
             let path = Config.path(environment: context.environment)
             var config = try ConfigOptions.load(context)
@@ -92,13 +43,13 @@ extension Dictee {
                 let source = try sourceToAdd(rest, arguments, context, config: config)
                 if let index = config.sources.firstIndex(where: { $0.identity == source.identity }) {
                     guard config.sources[index] != source else {
-                        output.line("already added as source \(index + 1): \(source.identity)")
+                        output.line(tr("already added as source %ld: %@", index + 1, source.identity))
                         return .ok
                     }
                     // The same calendar with other options (a new password file, a CA file): updated.
                     config.sources[index] = source
                     do { try config.save(to: path) } catch { throw CommandFailure(HouseholdError.config(error)) }
-                    output.line("updated source \(index + 1): \(source)")
+                    output.line(tr("updated source %ld: %@", index + 1, "\(source)"))
                     return .ok
                 }
                 config.sources.append(source)
@@ -107,16 +58,16 @@ extension Dictee {
                 } catch {
                     throw CommandFailure(HouseholdError.config(error))
                 }
-                output.line("added source \(config.sources.count): \(source)")
+                output.line(tr("added source %ld: %@", config.sources.count, "\(source)"))
                 return .ok
             case "remove":
                 guard rest.count == 1 else {
-                    throw CommandFailure(.usage, "source remove needs one source number", hint: "run 'dictee source list' to see the numbers")
+                    throw CommandFailure(.usage, tr("source remove needs one source number"), hint: tr("run 'dictee source list' to see the numbers"))
                 }
                 guard let id = Int(rest[0]), config.sources.indices.contains(id - 1) else {
-                    let range = config.sources.isEmpty ? "there is no source yet"
-                        : config.sources.count == 1 ? "the only source is 1" : "the sources are 1 to \(config.sources.count)"
-                    throw .usage("no source \(rest[0]): \(range)", hint: "run 'dictee source list' to see the numbers")
+                    let range = config.sources.isEmpty ? tr("there is no source yet")
+                        : config.sources.count == 1 ? tr("the only source is 1") : tr("the sources are 1 to %ld", config.sources.count)
+                    throw .usage(tr("no source %@: %@", rest[0], range), hint: tr("run 'dictee source list' to see the numbers"))
                 }
                 let removed = config.sources.remove(at: id - 1)
                 do {
@@ -124,23 +75,25 @@ extension Dictee {
                 } catch {
                     throw CommandFailure(HouseholdError.config(error))
                 }
-                output.line("removed source \(id): \(removed)")
+                output.line(tr("removed source %ld: %@", id, "\(removed)"))
                 // What was read from it goes too: its moments must not stay on the cards.
                 if FileManager.default.fileExists(atPath: StateOptions.path(context)) {
                     let store = try StateOptions.open(context, create: false)
                     let forgotten: Int
                     do { forgotten = try store.forgetSource(removed.identity) } catch { throw CommandFailure(error) }
                     if forgotten > 0 {
-                        output.line("forgot the \(forgotten) occurrence\(forgotten == 1 ? "" : "s") read from it (its moments, and the dictations not yet served about them)")
+                        output.line(Language.current.isSingular(forgotten)
+                            ? tr("forgot the %ld occurrence read from it (its moments, and the dictations not yet served about them)", forgotten)
+                            : tr("forgot the %ld occurrences read from it (its moments, and the dictations not yet served about them)", forgotten))
                     }
                 }
                 if id <= config.sources.count {
-                    output.hint("the sources after it are renumbered; run 'dictee source list'")
+                    output.hint(tr("the sources after it are renumbered; run 'dictee source list'"))
                 }
                 return .ok
             default:
                 guard rest.isEmpty else {
-                    throw CommandFailure(.usage, "source list takes no argument")
+                    throw CommandFailure(.usage, tr("source list takes no argument"))
                 }
                 if arguments.flags.contains("json") {
                     let items = config.sources.enumerated().map { (k, source) -> String in
@@ -158,14 +111,14 @@ extension Dictee {
                     return .ok
                 }
                 if config.sources.isEmpty {
-                    output.line("no source yet")
+                    output.line(tr("no source yet"))
                     output.hint(example)
                     return .ok
                 }
                 for (k, source) in config.sources.enumerated() {
                     output.line("\(k + 1)  \(source)")
                     if case .path(let file) = source, let problem = SourceSetup.unreadablePath(file) {
-                        output.warning("source \(k + 1): \(file): \(problem)")
+                        output.warning(tr("source %ld: %@: %@", k + 1, file, problem))
                     }
                 }
                 return .ok
@@ -193,10 +146,10 @@ extension Dictee {
             let insecure = arguments.flags.contains("insecure-http")
             if rest.first == "caldav" {
                 guard rest.count == 2, !rest[1].isEmpty else {
-                    throw CommandFailure(.usage, "source add caldav needs one URL", hint: "dictee source add caldav https://cloud.example.org/remote.php/dav --user anne")
+                    throw CommandFailure(.usage, tr("source add caldav needs one URL"), hint: "dictee source add caldav https://cloud.example.org/remote.php/dav --user anne")
                 }
                 guard let user = arguments.values["user"], !user.isEmpty else {
-                    throw CommandFailure(.usage, "source add caldav needs --user NAME", hint: "the password goes in a file (--password-file), DICTEE_CALDAV_PASSWORD or ~/.netrc")
+                    throw CommandFailure(.usage, tr("source add caldav needs --user NAME"), hint: tr("the password goes in a file (--password-file), DICTEE_CALDAV_PASSWORD or ~/.netrc"))
                 }
                 let url = try remoteURL(rest[1])
                 let remote = CalendarSource.Remote(url: url, user: user, passwordFile: arguments.values["password-file"].map { LocalPath.absolute($0) },
@@ -207,45 +160,47 @@ extension Dictee {
                 let events = SourceSetup.eventCalendars(calendars)
                 guard events.count == 1, let calendar = events.first else {
                     if events.isEmpty {
-                        throw CommandFailure(.dataError, "\(url): no calendar of events found there", hint: "dictee caldav discover \(url) --user \(user)")
+                        throw CommandFailure(.dataError, tr("%@: no calendar of events found there", url), hint: "dictee caldav discover \(url) --user \(user)")
                     }
-                    output.line("\(url) leads to \(events.count) calendars:")
+                    output.line(tr("%@ leads to %ld calendars:", url, events.count))
                     CaldavCommand.renderCalendars(events, output)
-                    throw CommandFailure(.usage, "several calendars: add the one you want by its address",
+                    throw CommandFailure(.usage, tr("several calendars: add the one you want by its address"),
                                          hint: "dictee source add caldav URL --user \(user)")
                 }
                 var chosen = remote
                 chosen.url = calendar.url.absoluteString
                 if remote.passwordFile == nil, context.environment["DICTEE_CALDAV_PASSWORD"].map({ !$0.isEmpty }) == true {
-                    output.hint("the password came from DICTEE_CALDAV_PASSWORD, which is not saved: 'dictee nightly' (cron) needs it too, or give --password-file FILE")
+                    output.hint(tr("the password came from DICTEE_CALDAV_PASSWORD, which is not saved: 'dictee nightly' (cron) needs it too, or give --password-file FILE"))
                 }
                 return .caldav(chosen)
             }
             guard rest.count == 1, !rest[0].isEmpty else {
-                throw CommandFailure(.usage, "source add needs one calendar file, folder or URL", hint: example)
+                throw CommandFailure(.usage, tr("source add needs one calendar file, folder or URL"), hint: example)
             }
             if CalendarSource.subscriptionURL(rest[0]) != nil || rest[0].contains("://") {
                 if arguments.values["user"] != nil || arguments.values["password-file"] != nil {
-                    throw CommandFailure(.usage, "--user and --password-file go with 'dictee source add caldav URL'",
-                                         hint: "a subscription address is secret by itself: it needs no user name")
+                    throw CommandFailure(.usage, tr("--user and --password-file go with 'dictee source add caldav URL'"),
+                                         hint: tr("a subscription address is secret by itself: it needs no user name"))
                 }
                 let url = try remoteURL(rest[0])
                 if let parsed = URL(string: url), parsed.scheme == "http", !insecure, !Fetcher.isLoopback(parsed.host ?? "") {
-                    throw CommandFailure(.usage, "plain http to \(parsed.host ?? "?") is refused (the calendar would travel in clear)",
-                                         hint: "use the https:// address, or --insecure-http for a server on your own network")
+                    throw CommandFailure(.usage, tr("plain http to %@ is refused (the calendar would travel in clear)", parsed.host ?? "?"),
+                                         hint: tr("use the https:// address, or --insecure-http for a server on your own network"))
                 }
                 let remote = CalendarSource.Remote(url: url, caFile: caFile, insecureHTTP: insecure)
                 let events = try household { () throws(HouseholdError) in try SourceSetup.checkSubscription(remote, fetcher: fetcher) }
-                output.line("\(Subscription.display(URL(string: remote.url)!)) answers with a calendar of \(events) event\(events == 1 ? "" : "s")")
+                output.line(Language.current.isSingular(events)
+                    ? tr("%@ answers with a calendar of %ld event", Subscription.display(URL(string: remote.url)!), events)
+                    : tr("%@ answers with a calendar of %ld events", Subscription.display(URL(string: remote.url)!), events))
                 return .subscription(remote)
             }
             if arguments.values["user"] != nil || arguments.values["password-file"] != nil {
-                throw CommandFailure(.usage, "--user and --password-file go with 'dictee source add caldav URL'")
+                throw CommandFailure(.usage, tr("--user and --password-file go with 'dictee source add caldav URL'"))
             }
             let file = LocalPath.absolute(rest[0])
             if let problem = SourceSetup.unreadablePath(file) {
                 throw CommandFailure(.dataError, "\(file): \(problem)",
-                                     hint: "give an exported .ics file, a folder of .ics files, an https:// address, or 'caldav URL --user NAME'")
+                                     hint: tr("give an exported .ics file, a folder of .ics files, an https:// address, or 'caldav URL --user NAME'"))
             }
             return .path(file)
         }
@@ -254,11 +209,11 @@ extension Dictee {
         /// user or password in it.
         static func remoteURL(_ text: String) throws(CommandFailure) -> String {
             if let url = URL(string: text), url.user != nil || url.password != nil {
-                throw CommandFailure(.usage, "a user name or password never goes in an address",
-                                     hint: "for CalDAV: 'dictee source add caldav URL --user NAME --password-file FILE'; a subscription address needs neither")
+                throw CommandFailure(.usage, tr("a user name or password never goes in an address"),
+                                     hint: tr("for CalDAV: 'dictee source add caldav URL --user NAME --password-file FILE'; a subscription address needs neither"))
             }
             guard let url = Subscription.url(from: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                throw CommandFailure(.usage, "\(TerminalText.sanitized(text)): not an https:// (or webcal://) address")
+                throw CommandFailure(.usage, tr("%@: not an https:// (or webcal://) address", TerminalText.sanitized(text)))
             }
             return url.absoluteString
         }

@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 import Store
 
@@ -11,26 +12,14 @@ extension Dictee {
     /// (ratios between 0 and 1).
     struct Stats: Command {
         static let name = "stats"
-        static let summary = "how the language model does: first-attempt acceptance, attempts, fallbacks, tokens"
+        static var summary: String { tr("summary.stats") }
         static let options = OptionSpec(valued: [], flags: ["json"])
-        static let help = """
-            usage: dictee stats [--json]
-
-            Reports on the language model over every dictation it was asked for: the share
-            accepted at the first attempt, attempts per accepted text, the share served from
-            the handwritten library after five failed attempts, tokens (prompt and answer, all
-            attempts) per accepted text, and which validator steps and rules fail most. It says nothing
-            about any child: those figures are about the model.
-
-            example:
-              dictee stats
-
-            """
+        static var help: String { tr("help.stats") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
             guard arguments.positionals.isEmpty else {
-                throw CommandFailure(.usage, "stats takes no argument")
+                throw CommandFailure(.usage, tr("stats takes no argument"))
             }
             let store = try StateOptions.open(context, create: false)
             let s: GenerationStats
@@ -54,26 +43,29 @@ extension Dictee {
                 ]))
                 return .ok
             }
-            func percent(_ x: Double?) -> String { x.map { String(format: "%.0f %%", $0 * 100) } ?? "-" }
-            func decimal(_ x: Double?) -> String { x.map { String(format: "%.1f", $0) } ?? "-" }
+            func percent(_ x: Double?) -> String { x.map { tr("%@ %%", String(format: "%.0f", $0 * 100)) } ?? "-" }
+            func decimal(_ x: Double?) -> String {
+                // A decimal comma in French (1,5), a point in English (1.5).
+                x.map { Language.current == .french ? String(format: "%.1f", $0).replacingOccurrences(of: ".", with: ",") : String(format: "%.1f", $0) } ?? "-"
+            }
             if s.asked == 0 {
-                output.line("no text was asked of a language model yet (\(s.libraryOnly) served from the library)")
-                output.hint("only 'dictee nightly' asks a model, when the config names one (see 'dictee privacy')")
+                output.line(tr("no text was asked of a language model yet (%ld served from the library)", s.libraryOnly))
+                output.hint(tr("only 'dictee nightly' asks a model, when the config names one (see 'dictee privacy')"))
                 return .ok
             }
-            output.line("texts asked of the model:        \(s.asked)")
-            output.line("accepted at the first attempt:   \(percent(first)) (\(s.acceptedFirst))")
-            output.line("attempts per accepted text:      \(decimal(attempts))")
-            output.line("served from the library instead: \(percent(fallback)) (\(s.fallbacks))")
-            output.line("tokens per accepted text:        \(decimal(tokens)) (\(s.promptTokens) prompt + \(s.completionTokens) answer in all)")
+            output.line(tr("texts asked of the model:        %ld", s.asked))
+            output.line(tr("accepted at the first attempt:   %@ (%ld)", percent(first), s.acceptedFirst))
+            output.line(tr("attempts per accepted text:      %@", decimal(attempts)))
+            output.line(tr("served from the library instead: %@ (%ld)", percent(fallback), s.fallbacks))
+            output.line(tr("tokens per accepted text:        %@ (%ld prompt + %ld answer in all)", decimal(tokens), s.promptTokens, s.completionTokens))
             if !s.failedSteps.isEmpty {
-                output.line("failed steps:                    " + s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", "))
+                output.line(tr("failed steps:                    %@", s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", ")))
             }
             // One line per failed rule, the 12 most frequent.
             for r in s.failedRules.prefix(12) {
-                output.line("failed rule \(r.rule): \(r.count)")
+                output.line(tr("failed rule %@: %ld", r.rule, r.count))
             }
-            output.line("served from the library without a model: \(s.libraryOnly)")
+            output.line(tr("served from the library without a model: %ld", s.libraryOnly))
             return .ok
         }
     }
