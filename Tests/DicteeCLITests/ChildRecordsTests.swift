@@ -42,6 +42,27 @@ import Testing
         DTSTART;TZID=Europe/Paris:20261206T140000\r
         DTEND;TZID=Europe/Paris:20261206T170000\r
         END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:bidule\r
+        DTSTAMP:20261101T000000Z\r
+        SUMMARY:Bidule\r
+        DTSTART;TZID=Europe/Paris:20261207T140000\r
+        DTEND;TZID=Europe/Paris:20261207T170000\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:machin\r
+        DTSTAMP:20261101T000000Z\r
+        SUMMARY:Machin truc\r
+        DTSTART;TZID=Europe/Paris:20261208T140000\r
+        DTEND;TZID=Europe/Paris:20261208T170000\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:gouter\r
+        DTSTAMP:20261101T000000Z\r
+        SUMMARY:Goûter Mamie\r
+        DTSTART;TZID=Europe/Paris:20261209T140000\r
+        DTEND;TZID=Europe/Paris:20261209T170000\r
+        END:VEVENT\r
         END:VCALENDAR\r
 
         """
@@ -195,6 +216,24 @@ import Testing
         let removal = try store.removeChild(id: z)
         #expect(removal.keptInOthersHistory == 1)
         #expect(try store.dictation(id: served)?.text == "Noah et Zéphyrine. Il est")
+    }
+
+    @Test func removeTakesBackHerLabelsAndStripsHerFromTheOthers() throws {
+        let (dir, _, store, z, noah) = try Self.family()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pending = try store.pendingSuggestions()
+        #expect(pending.count == 3)
+        // One label for her alone, one whose words name her (for Noah), one for both.
+        let alone = pending[0].id, naming = pending[1].id, both = pending[2].id
+        try store.label(suggestion: alone, label: StoredLabel(text: "le bidule", children: [z]), moments: [])
+        try store.label(suggestion: naming, label: StoredLabel(text: "le goûter de Zéphyrine", children: [noah]), moments: [])
+        try store.label(suggestion: both, label: StoredLabel(text: "le goûter chez Mamie", children: [z, noah]), moments: [])
+        let removal = try store.removeChild(id: z)
+        #expect(removal.labels == 2)
+        #expect(try store.suggestionStatus(id: alone) == "pending")
+        #expect(try store.suggestionStatus(id: naming) == "pending")
+        #expect(try store.suggestion(id: both)?.label == StoredLabel(text: "le goûter chez Mamie", children: [noah]))
+        #expect(!(try store.dump()).contains("Zéphyrine"))
     }
 
     @Test(arguments: [("Léa", "Léa part.", true), ("Léa", "Léandre part.", false), ("Léa", "Avec léa", true),
