@@ -563,31 +563,34 @@ public final class StateStore {
     @discardableResult
     public func unlabel(suggestion id: Int64) throws(StateError) -> Withdrawal {
         let ref = try require(id, .labeled)
-        return try run {
-            try db.transaction {
-                try db.execute("""
-                    UPDATE suggestions SET status = 'pending', label = NULL, label_gender = NULL,
-                        label_number = NULL, label_head = NULL, label_kind = NULL, label_for = ''
-                    WHERE id = ?
-                    """, [.integer(id)])
-                let keys = try db.query(
-                    "SELECT start_key FROM occurrences WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'",
-                    [.text(ref)]).map { try $0.string("start_key") }
-                try db.execute("""
-                    UPDATE occurrences SET decision = 'unlabeled', rule = NULL, phrase = NULL, base_phrase = NULL,
-                        head_noun = NULL, gender = NULL, number = NULL, first_name = NULL, children = '', kind = NULL
-                    WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'
-                    """, [.text(ref)])
-                var retired = 0
-                for key in keys {
-                    try db.execute(
-                        "UPDATE dictations SET status = 'retired', card = NULL WHERE event_ref = ? AND start_key = ? AND status = 'ready'",
-                        [.text(ref), .text(key)])
-                    retired += db.changes
-                }
-                return Withdrawal(moments: keys.count, dictations: retired)
-            }
+        return try run { try db.transaction { try withdrawLabel(suggestion: id, event: ref) } }
+    }
+
+    /// The writes of `unlabel` (inside the caller's transaction): suggestion `id` of event `ref`
+    /// waits for the parent again, its labeled occurrences are unlabeled, and the ready
+    /// dictations about them are retired. Also used when a child is removed (`Children.swift`).
+    func withdrawLabel(suggestion id: Int64, event ref: String) throws -> Withdrawal {
+        try db.execute("""
+            UPDATE suggestions SET status = 'pending', label = NULL, label_gender = NULL,
+                label_number = NULL, label_head = NULL, label_kind = NULL, label_for = ''
+            WHERE id = ?
+            """, [.integer(id)])
+        let keys = try db.query(
+            "SELECT start_key FROM occurrences WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'",
+            [.text(ref)]).map { try $0.string("start_key") }
+        try db.execute("""
+            UPDATE occurrences SET decision = 'unlabeled', rule = NULL, phrase = NULL, base_phrase = NULL,
+                head_noun = NULL, gender = NULL, number = NULL, first_name = NULL, children = '', kind = NULL
+            WHERE event_ref = ? AND decision = 'moment' AND rule = 'label'
+            """, [.text(ref)])
+        var retired = 0
+        for key in keys {
+            try db.execute(
+                "UPDATE dictations SET status = 'retired', card = NULL WHERE event_ref = ? AND start_key = ? AND status = 'ready'",
+                [.text(ref), .text(key)])
+            retired += db.changes
         }
+        return Withdrawal(moments: keys.count, dictations: retired)
     }
 
     /// Takes back the rejection of suggestion `id`: it waits for the parent again.
