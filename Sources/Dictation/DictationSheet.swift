@@ -134,39 +134,36 @@ public struct DictationSheet: Sendable, Hashable {
         Self.terminalSafe(title) + "\n\n" + Self.terminalSafe(text) + "\n"
     }
 
-    /// A printable A4 HTML page.
+    /// A printable A4 HTML page: ``html(_:)`` of this sheet alone.
+    /// - Returns: the whole document, ending with `"\n"`.
+    public func html() -> String { Self.html([self]) }
+
+    /// A printable A4 HTML page for one or several dictations, one per printed sheet: every
+    /// child's page first, in the order given, then every parent's page, in the same order (the
+    /// parent keeps the whole pile of children's sheets together and dictates from the others).
     ///
-    /// A standalone HTML5 document (`lang="fr"`, UTF-8): page one says whose dictation it is and
-    /// its date (`Léa — Dictée sur le moment du samedi 28 novembre`), then has the title and the text in large
-    /// type (20 pt, one `<p>` per paragraph) for the child to copy or correct; the second part
-    /// starts on a new printed page, for the parent: the same heading, grade and moment, the mots
-    /// donnés to write on the board, how to dictate, the text with the trap sites in `<mark>`
-    /// followed by `<sup>` numbers, and the numbered trap list as an `<ol>` (same lines as
-    /// ``readAloud(color:)``). All text is HTML-escaped (`& < > " '`).
+    /// A standalone HTML5 document (`lang="fr"`, UTF-8). A child's page (`<section
+    /// class="enfant">`) says whose dictation it is and its date (`Léa — Dictée sur le moment du
+    /// samedi 28 novembre`), then has the title and the text in large type (20 pt, one `<p>` per
+    /// paragraph), in French whatever the language: the sheet is the child's. A parent's page
+    /// (`<section class="parent">`) has the same heading, grade and moment, the mots donnés to
+    /// write on the board, how to dictate, the text with the trap sites in `<mark>` followed by
+    /// `<sup>` numbers, and the numbered trap list as an `<ol>` (same lines as
+    /// ``readAloud(color:)``); its labels follow `Language.current` (`lang="en"` on the section in
+    /// English). Every section but the first starts a new printed page (CSS `break-before: page`),
+    /// so `n` sheets make `2n` printed pages and `2n - 1` page breaks. All text is HTML-escaped
+    /// (`& < > " '`).
     ///
     /// - Warning: the page refers to nothing outside itself (no link, script, font, image or URL), so
-    ///   it works offline and opening it never calls out.
+    ///   it works offline and opening it never calls out. It holds the children's first names.
+    /// - Parameter sheets: the dictations, in the order they are printed; an empty array gives a
+    ///   page with no section.
     /// - Returns: the whole document, ending with `"\n"`.
-    public func html() -> String {
-        let e = Self.escapeHTML
-        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: true)
-            .map { "<p>" + e(String($0)) + "</p>" }
-            .joined(separator: "\n")
-        var marked = ""
-        for piece in pieces() {
-            if piece.numbers.isEmpty {
-                marked += e(piece.text).replacingOccurrences(of: "\n", with: "</p>\n<p>")
-            } else {
-                let numbers = piece.numbers.map(String.init).joined(separator: "˒")
-                marked += "<mark>" + e(piece.text).replacingOccurrences(of: "\n", with: "<br>") + "</mark><sup>" + numbers + "</sup>"
-            }
-        }
-        marked = ("<p>" + marked + "</p>").replacingOccurrences(of: "<p></p>\n", with: "")
-            .replacingOccurrences(of: "\n<p></p>", with: "")
-        let list = sites.isEmpty
-            ? "<p>" + e(Self.noTrap) + "</p>"
-            : "<ol>\n" + sites.map { "<li>" + e(Self.describe($0)) + "</li>" }.joined(separator: "\n") + "\n</ol>"
-        let given = motsDonnes == nil ? "" : "<p class=\"donnes\">" + e(givenWordsLine) + "</p>\n"
+    public static func html(_ sheets: [DictationSheet]) -> String {
+        let e = escapeHTML
+        let title = sheets.count == 1 ? sheets[0].title : "Dictées : " + sheets.map(\.title).joined(separator: " · ")
+        let children = sheets.map(\.childPage).joined(separator: "\n")
+        let parents = sheets.map(\.parentPage).joined(separator: "\n")
         return """
         <!DOCTYPE html>
         <html lang="fr">
@@ -179,7 +176,7 @@ public struct DictationSheet: Sendable, Hashable {
         h1 { font-size: 26pt; margin: 0 0 1cm 0; }
         h2 { font-size: 18pt; margin: 0 0 0.5cm 0; }
         .texte p { font-size: 20pt; line-height: 2; margin: 0 0 0.8em 0; }
-        .parent { break-before: page; page-break-before: always; }
+        .enfant + .enfant, .parent { break-before: page; page-break-before: always; }
         .qui { font-size: 14pt; margin: 0 0 0.6cm 0; }
         .parent .meta { font-size: 12pt; margin: 0 0 0.6cm 0; }
         .parent .donnes { font-size: 14pt; border: 1px solid #000; padding: 0.3cm 0.5cm; margin: 0 0 0.4cm 0; }
@@ -191,23 +188,65 @@ public struct DictationSheet: Sendable, Hashable {
         </style>
         </head>
         <body>
+        \(children)
+        \(parents)
+        </body>
+        </html>
+
+        """
+    }
+
+    /// The child's page of ``html(_:)``: heading, title and text, in French.
+    var childPage: String {
+        let e = Self.escapeHTML
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { "<p>" + e(String($0)) + "</p>" }
+            .joined(separator: "\n")
+        return """
+        <section class="enfant">
         <p class="qui">\(e(heading))</p>
         <h1>\(e(title))</h1>
         <div class="texte">
         \(paragraphs)
         </div>
-        <section class="parent">
-        <h2>Pour le parent : les pièges à vérifier</h2>
+        </section>
+        """
+    }
+
+    /// The parent's page of ``html(_:)``: labels in `Language.current`, the text and the trap list
+    /// as they are (French).
+    var parentPage: String {
+        let e = Self.escapeHTML
+        var marked = ""
+        for piece in pieces() {
+            if piece.numbers.isEmpty {
+                marked += e(piece.text).replacingOccurrences(of: "\n", with: "</p>\n<p>")
+            } else {
+                let numbers = piece.numbers.map(String.init).joined(separator: "˒")
+                marked += "<mark>" + e(piece.text).replacingOccurrences(of: "\n", with: "<br>") + "</mark><sup>" + numbers + "</sup>"
+            }
+        }
+        marked = ("<p>" + marked + "</p>").replacingOccurrences(of: "<p></p>\n", with: "")
+            .replacingOccurrences(of: "\n<p></p>", with: "")
+        let list = sites.isEmpty
+            ? "<p>" + e(tr("No trap found in this text.")) + "</p>"
+            : "<ol>\n" + sites.map { "<li>" + e(Self.describe($0)) + "</li>" }.joined(separator: "\n") + "\n</ol>"
+        var given = ""
+        if let motsDonnes {
+            let line = motsDonnes.isEmpty ? tr("Words given: none.") : tr("Words given: %@", motsDonnes.joined(separator: ", "))
+            given = "<p class=\"donnes\">" + e(line) + "</p>\n"
+        }
+        let lang = Language.current == .french ? "" : " lang=\"" + Language.current.rawValue + "\""
+        return """
+        <section class="parent"\(lang)>
+        <h2>\(e(tr("For the parent: the traps to check")))</h2>
         <p class="meta">\(e(heading + " · " + metaLine))</p>
-        \(given)<p class="dicter">\(e(Self.howToDictate))</p>
+        \(given)<p class="dicter">\(e(tr("How to dictate: read the whole text first; then dictate in groups of words, each group read twice; read the whole text again; then the child reads it over.")))</p>
         <div class="marque">
         \(marked)
         </div>
         \(list)
         </section>
-        </body>
-        </html>
-
         """
     }
 }

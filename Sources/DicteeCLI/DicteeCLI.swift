@@ -11,7 +11,7 @@ public enum Dictee {
     /// Every command, in the order `dictee --help` lists them.
     static let commands: [CommandDescriptor] = [
         Events.descriptor, Classify.descriptor, Check.descriptor, ChildCommand.descriptor, IngestCommand.descriptor,
-        Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor,
+        Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor, Sheets.descriptor,
         GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, CaldavCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
         Stats.descriptor, LibraryCommand.descriptor,
     ]

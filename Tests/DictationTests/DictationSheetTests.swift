@@ -167,7 +167,8 @@ import Testing
     @Test func theMotsDonnesLineListsTheWordsOrSaysNone() {
         let some = Self.sheet("Léa a glissé sur le toboggan.", [], motsDonnes: ["Léa", "toboggan"])
         #expect(some.readAloud(color: false).contains("\n\n  Mots donnés : Léa, toboggan\n  Pour dicter : "))
-        #expect(some.html().contains("<p class=\"donnes\">Mots donnés : Léa, toboggan</p>"))
+        #expect(Language.$current.withValue(.french) { some.html() }.contains("<p class=\"donnes\">Mots donnés : Léa, toboggan</p>"))
+        #expect(some.html().contains("<p class=\"donnes\">Words given: Léa, toboggan</p>"))
         let none = Self.sheet("Il pleut.", [], motsDonnes: [])
         #expect(none.readAloud(color: false).contains("\n  Mots donnés : aucun.\n"))
         // Not computed (the grading view): no line at all, how to dictate stays.
@@ -253,7 +254,9 @@ import Testing
             Self.site(.homophonesSonSont, 10, 13, "son", "son", ["sont"]),
             Self.site(.accordSujetVerbe, 10, 13, "son"),
         ])
-        let h = s.html()
+        // The parent's labels in French, as a French family reads them (English: `lang="en"`).
+        let h = Language.$current.withValue(.french) { s.html() }
+        #expect(s.html().contains("<section class=\"parent\" lang=\"en\">\n<h2>For the parent: the traps to check</h2>"))
         #expect(h.hasPrefix("<!DOCTYPE html>\n<html lang=\"fr\">"))
         #expect(h.contains("<meta charset=\"utf-8\">"))
         #expect(h.contains("@page { size: A4; margin: 2cm; }"))
@@ -265,7 +268,7 @@ import Testing
         #expect(h.contains("<p class=\"meta\">Léa — Dictée sur le moment du samedi 28 novembre · CE1 · la sortie piscine</p>"))
         // Page 1 says whose dictation it is and its date; the parent's part has the mots donnés
         // and how to dictate before the marked text.
-        #expect(h.contains("<body>\n<p class=\"qui\">Léa — Dictée sur le moment du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
+        #expect(h.contains("<body>\n<section class=\"enfant\">\n<p class=\"qui\">Léa — Dictée sur le moment du samedi 28 novembre</p>\n<h1>La sortie piscine</h1>"))
         #expect(h.contains("<p class=\"donnes\">Mots donnés : Léa, sortie, piscine</p>\n<p class=\"dicter\">Pour dicter : lire d&#39;abord tout le texte ;"))
         #expect(h.range(of: "class=\"donnes\"")!.lowerBound > h.range(of: "<section class=\"parent\">")!.lowerBound)
         #expect(h.contains("<ol>\n<li>a — homophones a / à : « a », pas « à »</li>\n<li>son — homophones son / sont : « son », pas « sont »</li>\n<li>son — accord sujet-verbe</li>\n</ol>"))

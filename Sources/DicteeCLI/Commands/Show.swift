@@ -2,85 +2,97 @@ import Dictation
 import DicteeCore
 import Foundation
 import Household
+import Store
 
 extension Dictee {
-    /// `dictee show ID [--sheet | --html PATH | --json]`: a dictation for the parent to read aloud
-    /// (whose it is and its day, the mots donnés, how to dictate, the trap sites marked and listed);
-    /// a clean copy for the child's correction; a printable A4 page; or the same as JSON.
+    /// `dictee show ID [ID…] [--sheet | --html PATH | --json]`: dictations for the parent to read
+    /// aloud (whose it is and its day, the mots donnés, how to dictate, the trap sites marked and
+    /// listed); clean copies for the child's correction; one printable A4 page per dictation in
+    /// one file (the children's pages, then the parent's); or the same as JSON, one object a line.
     /// Exit status: 0 shown, 64 usage (two modes at once, an unknown dictation), 69 the lexicon or
-    /// the French dictionary is missing (the mots donnés need them; `--sheet` does not).
+    /// the French dictionary is missing (the mots donnés need them; `--sheet` does not), 74 the
+    /// page cannot be written.
     struct Show: Command {
         static let name = "show"
-        static let summary = "a dictation to read aloud (trap sites marked), a clean copy, or an A4 page"
+        static var summary: String { tr("dictations to read aloud (trap sites marked), clean copies, or A4 pages") }
         static let options = OptionSpec(valued: ["html", "tz"], flags: ["sheet", "json"])
-        static let help = """
-            usage: dictee show ID [--sheet | --html PATH | --json] [--tz IANA]
-
-            Prints the dictation for the parent to read aloud: whose dictation it is and
-            its date, the title, the mots donnés (the words to write on the board before
-            dictating: the names, the moment's words, the words above the child's grade),
-            how to dictate, the text with each trap site in brackets and numbered ([a]¹),
-            and the list of the sites (what the child could get wrong there). The numbers
-            are the ones 'dictee grade' asks for.
-
-            options:
-              --sheet      a clean copy (title and text, no marks) to correct the child's
-                           dictation afterwards
-              --html PATH  writes a printable A4 page: whose dictation and its date, the
-                           title and the text in large type, then, on a second page for
-                           the parent, the mots donnés, how to dictate, the marked text and
-                           the trap list. It uses nothing from the network; open it in a
-                           browser and print it.
-              --json       {"dictation", "child", "grade", "title", "moment", "date",
-                           "text", "mots_donnes", "sites": [{"number", "skill", "label",
-                           "word", "start", "end", "choice", "alternatives"}]}
-              --tz IANA    the zone of the date (default: the zone of the last ingest)
-
-            example:
-              dictee show 12 --html dictee-12.html
-
-            """
+        static var help: String { tr("help.show") }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
             let output = context.output
-            if let path = arguments.values["html"], path.isEmpty { throw .usage("--html needs a file path") }
+            if let path = arguments.values["html"], path.isEmpty { throw .usage(tr("--html needs a file path")) }
             let modes = [arguments.values["html"] != nil, arguments.flags.contains("sheet"), arguments.flags.contains("json")]
-            if modes.filter({ $0 }).count > 1 { throw .usage("give only one of --sheet, --html and --json") }
-            let (store, dictation, child, zone) = try DeskOptions.openDictation(arguments, context, command: "show")
+            if modes.filter({ $0 }).count > 1 { throw .usage(tr("give only one of --sheet, --html and --json")) }
+            var ids: [Int64] = []
+            for word in arguments.positionals {
+                guard let id = Int64(word), id > 0 else {
+                    throw .usage(tr("'%@' is not a dictation id (a number, as 'dictee pick' prints it)", word), hint: "dictee show 12 13")
+                }
+                ids.append(id)
+            }
+            guard !ids.isEmpty else {
+                throw .usage(tr("show needs one or more dictation ids (numbers, as 'dictee pick' prints them)"), hint: "dictee show 12 13")
+            }
+            var target: String?
+            if let path = arguments.values["html"] { target = try pageTarget(path) }
+            let store = try StateOptions.open(context, create: false)
+            // Every id is checked before anything is printed: an unknown one is named, alone.
+            let found = try household { () throws(HouseholdError) in
+                var found: [(dictation: DictationRecord, child: Child)] = []
+                for id in ids { found.append(try Desk.dictation(id, store)) }
+                return found
+            }
+            let zone = try TimeOptions.storedZone(arguments, store, context)
             if arguments.flags.contains("sheet") {
-                output.write(Desk.sheet(dictation, child: child, zone: zone).cleanCopy())
+                output.write(found.map { Desk.sheet($0.dictation, child: $0.child, zone: zone).cleanCopy() }.joined(separator: pageSeparator))
                 return .ok
             }
             // The mots donnés: the validator's vocabulary step decides which words are given.
-            let words = try household { () throws(HouseholdError) in
-                Desk.motsDonnes(dictation, child: child, store, validator: try Validators.forWords(environment: context.environment))
+            let sheets = try household { () throws(HouseholdError) in
+                let validator = try Validators.forWords(environment: context.environment)
+                return found.map { Desk.printable($0.dictation, child: $0.child, store, zone: zone, validator: validator) }
             }
-            let sheet = Desk.sheet(dictation, child: child, zone: zone, motsDonnes: words)
             if arguments.flags.contains("json") {
-                output.line(json(sheet, date: zone.date(of: dictation.start).description))
-                return .ok
-            }
-            if let path = arguments.values["html"] {
-                // An existing path must be a regular file we may write (through a symbolic link:
-                // the link's target is replaced); a directory, a device or a read-only file is refused.
-                var target = path
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                    target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-                    let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
-                    guard !isDirectory.boolValue, type == .typeRegular else {
-                        throw CommandFailure(.ioError, "\(path): not a regular file; give the path of the page to write")
-                    }
-                    guard FileManager.default.isWritableFile(atPath: path) else {
-                        throw CommandFailure(.ioError, "\(path): the file is read-only; choose another path")
-                    }
+                for (sheet, (dictation, _)) in zip(sheets, found) {
+                    output.line(json(sheet, date: zone.date(of: dictation.start).description))
                 }
-                do { try PrivateFile.replace(target, with: Data(sheet.html().utf8), createFolders: false) } catch { throw .cannotWrite(error) }
-                output.line("wrote \(path)")
                 return .ok
             }
-            output.write(sheet.readAloud(color: output.colorOutput))
+            if let path = arguments.values["html"], let target {
+                try writePage(DictationSheet.html(sheets), to: target)
+                output.line(tr("wrote %@", path))
+                return .ok
+            }
+            output.write(sheets.map { $0.readAloud(color: output.colorOutput) }.joined(separator: pageSeparator))
             return .ok
+        }
+
+        /// Between two dictations on stdout: a form feed on its own line (a new page when the
+        /// output goes to a printer).
+        static let pageSeparator = "\u{0C}\n"
+
+        /// Where the page of `--html PATH` is written: `path`, or the target of the symbolic link
+        /// it is (the target is replaced). Checked before anything is done, so that a command that
+        /// serves dictations (`sheets`) does not serve them for a page it cannot write.
+        /// - Throws: `CommandFailure` (74) for a directory, a device or a read-only file.
+        static func pageTarget(_ path: String) throws(CommandFailure) -> String {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
+            guard !isDirectory.boolValue, type == .typeRegular else {
+                throw CommandFailure(.ioError, tr("%@: not a regular file; give the path of the page to write", path))
+            }
+            guard FileManager.default.isWritableFile(atPath: path) else {
+                throw CommandFailure(.ioError, tr("%@: the file is read-only; choose another path", path))
+            }
+            return target
+        }
+
+        /// Writes a page to `target` (``pageTarget(_:)``), readable by its owner only.
+        /// - Throws: `CommandFailure` (74) when it cannot be written.
+        static func writePage(_ html: String, to target: String) throws(CommandFailure) {
+            do { try PrivateFile.replace(target, with: Data(html.utf8), createFolders: false) } catch { throw .cannotWrite(error) }
         }
 
         /// The sheet as one JSON object: the text, the mots donnés and the numbered sites
