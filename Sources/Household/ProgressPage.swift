@@ -64,13 +64,22 @@ public struct ProgressPage: Sendable {
                             zone: zone, periodStart: start)
     }
 
-    /// What a served dictation's sites missed say, in the current language: `homophones a / à (2),
+    /// What separates skills in a list: `; ` (` ; ` in French), since a label may hold commas
+    /// ("m devant m, b, p").
+    public static var skillSeparator: String { tr("; ") }
+
+    /// The skills a dictation trained, by label, `skillSeparator` between them.
+    public static func trainedSummary(_ d: DictationRecord) -> String {
+        d.trainedSkills.isEmpty ? tr("no trap site") : d.trainedSkills.map(\.label).joined(separator: skillSeparator)
+    }
+
+    /// What a served dictation's sites missed say, in the current language: `homophones a / à (2);
     /// lettres muettes finales (1)`; "no site missed"; "not graded" before the grading. The one
     /// wording of `dictee history` and of the page.
     public static func missedSummary(_ d: DictationRecord) -> String {
         guard let missed = d.missedBySkill else { return tr("not graded") }
         if missed.isEmpty { return tr("no site missed") }
-        return missed.map { "\($0.skill.label) (\($0.count))" }.joined(separator: ", ")
+        return missed.map { "\($0.skill.label) (\($0.count))" }.joined(separator: skillSeparator)
     }
 
     /// The day a dictation was served, in the zone (its creation day if it has none).
@@ -153,7 +162,8 @@ public struct ProgressPage: Sendable {
         }.joined(separator: "\n")
         let rows = dictations.map { d in
             "<tr><td>" + e(language.shortDay(servedDay(d))) + "</td><td>" + e(d.moment) + "</td><td>"
-                + e(d.trainedSkills.map(\.label).joined(separator: ", ")) + "</td><td>" + e(Self.missedSummary(d)) + "</td></tr>"
+                + e(Self.trainedSummary(d)).replacingOccurrences(of: e(Self.skillSeparator), with: "<br>") + "</td><td>"
+                + e(Self.missedSummary(d)).replacingOccurrences(of: e(Self.skillSeparator), with: "<br>") + "</td></tr>"
         }.joined(separator: "\n")
         let table = dictations.isEmpty ? "<p>" + e(tr("No dictation was served in this period.")) + "</p>"
             : "<table>\n<thead><tr><th>" + e(tr("Day")) + "</th><th>" + e(tr("Moment")) + "</th><th>" + e(tr("Skills practised"))

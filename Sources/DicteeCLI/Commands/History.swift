@@ -63,7 +63,7 @@ extension Dictee {
             for d in served {
                 let id = String(repeating: " ", count: width - String(d.id).count) + String(d.id)
                 let day = Language.current.shortDay(zone.date(of: d.servedAt ?? d.createdAt), withYear: true)
-                let skills = d.trainedSkills.isEmpty ? tr("no trap site") : d.trainedSkills.map(\.label).joined(separator: ", ")
+                let skills = ProgressPage.trainedSummary(d)
                 let missed = d.missedBySkill.map { $0.isEmpty ? ProgressPage.missedSummary(d) : tr("missed: %@", ProgressPage.missedSummary(d)) }
                     ?? ProgressPage.missedSummary(d)
                 output.line(tr("%@  %@  %@ · skills: %@ · %@", id, day, d.moment, skills, missed))
