@@ -14,6 +14,7 @@ public enum Dictee {
         Review.descriptor, Suggestions.descriptor, Audit.descriptor, Cards.descriptor, Pick.descriptor, Show.descriptor, Sheets.descriptor,
         GradeCommand.descriptor, Skills.descriptor, SourceCommand.descriptor, CaldavCommand.descriptor, Privacy.descriptor, Nightly.descriptor,
         Stats.descriptor, LibraryCommand.descriptor,
+        History.descriptor, Report.descriptor,
     ]
 }
 

@@ -392,7 +392,7 @@ extension StateStore {
         }
     }
 
-    private func dictations(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [DictationRecord] {
+    func dictations(where condition: String, _ arguments: [SQLValue]) throws(StateError) -> [DictationRecord] {
         try run {
             let rows = try db.query("""
                 SELECT d.id, d.child_id, d.event_ref, d.start_key, d.moment, d.title, d.body, d.origin, d.targets,
