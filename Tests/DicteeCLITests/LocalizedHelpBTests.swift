@@ -76,9 +76,9 @@ import Testing
             for s in [state, englishState] { try? FileManager.default.removeItem(atPath: (s as NSString).deletingLastPathComponent) }
         }
         // The ingest's summary line and hint, in each language, from the one function.
-        #expect(ingest.stdout.contains(" événements : ") && ingest.stdout.contains(" écartés, ") && ingest.stdout.contains(" à nommer, "),
+        #expect(ingest.stdout.contains(" événements : ") && ingest.stdout.contains(" écartés, ") && ingest.stdout.contains(" à étiqueter, "),
                 "\(ingest.stdout)")
-        #expect(ingest.stderr.contains("lancez 'dictee review' pour nommer"), "\(ingest.stderr)")
+        #expect(ingest.stderr.contains("lancez 'dictee review' pour étiqueter"), "\(ingest.stderr)")
         #expect(englishIngest.stdout.range(of: #"^[0-9]+ events: [0-9]+ moments, [0-9]+ disqualified, [0-9]+ to label, [0-9]+ errors?\n$"#,
                                            options: .regularExpression) != nil, "\(englishIngest.stdout)")
 
@@ -139,12 +139,12 @@ import Testing
         counts.toLabel = 2
         counts.errors = 0
         let (french, missing) = Self.inFrench { IngestReport.summary(counts) }
-        #expect(french == "1 événement : 1 moment, 1 écarté, 2 à nommer, 0 erreur")
+        #expect(french == "1 événement : 1 moment, 1 écarté, 2 à étiqueter, 0 erreur")
         #expect(missing.isEmpty)
         #expect(IngestReport.summary(counts) == "1 event: 1 moment, 1 disqualified, 2 to label, 0 errors")
         counts.disqualified = 48
         counts.errors = 3
-        #expect(Self.inFrench { IngestReport.summary(counts) }.0 == "1 événement : 1 moment, 48 écartés, 2 à nommer, 3 erreurs")
+        #expect(Self.inFrench { IngestReport.summary(counts) }.0 == "1 événement : 1 moment, 48 écartés, 2 à étiqueter, 3 erreurs")
     }
 
     @Test func privacySaysWhatIsSentInFrenchAndItsJSONInEnglish() throws {
