@@ -116,20 +116,17 @@ extension Language {
     /// ("dim. 29 nov. 2026" / "Sun 29 Nov 2026") when `withYear`. Computed in the proleptic
     /// Gregorian calendar, whatever the machine's zone.
     public func shortDay(_ day: CalendarDate, withYear: Bool = false) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
-        else { return day.description }
-        let formatter = DateFormatter()
-        formatter.calendar = calendar
-        formatter.timeZone = calendar.timeZone
-        formatter.locale = locale
-        formatter.setLocalizedDateFormatFromTemplate(withYear ? "EEEMMMdy" : "EEEMMMd")
-        return formatter.string(from: date).replacingOccurrences(of: ",", with: "")
+        format(day) { $0.setLocalizedDateFormatFromTemplate(withYear ? "EEEMMMdy" : "EEEMMMd") }
+            .replacingOccurrences(of: ",", with: "")
     }
 
     /// A day in full with its year: "samedi 28 novembre 2026" / "Saturday 28 November 2026".
     public func longDay(_ day: CalendarDate) -> String {
+        format(day) { $0.dateFormat = "EEEE d MMMM y" }
+    }
+
+    /// `day` at noon UTC, written by a formatter in this language that `pattern` sets up.
+    private func format(_ day: CalendarDate, _ pattern: (DateFormatter) -> Void) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12))
@@ -138,7 +135,7 @@ extension Language {
         formatter.calendar = calendar
         formatter.timeZone = calendar.timeZone
         formatter.locale = locale
-        formatter.dateFormat = "EEEE d MMMM y"
+        pattern(formatter)
         return formatter.string(from: date)
     }
 

@@ -38,7 +38,7 @@ import DicteeTestSupport
         let (french, missing) = Self.run([command, "--help"])
         #expect(french.code == .ok)
         #expect(missing.isEmpty, "keys without French: \(missing)")
-        #expect(french.stdout.hasPrefix("utilisation : dictee"))
+        #expect(french.stdout.hasPrefix("usage : dictee"))
         #expect(french.stdout.contains("\nexemple :\n"))
         for english in ["usage:", "example:", "options:", "exit status", " the ", " and ", " with "] {
             #expect(!french.stdout.contains(english), "'dictee \(command) --help' in French still has \"\(english)\"")
@@ -57,7 +57,7 @@ import DicteeTestSupport
         let english = runDictee(["--help"], environment: [:])
         let (french, missing) = Self.run(["--help"])
         #expect(missing.isEmpty, "keys without French: \(missing)")
-        #expect(french.stdout.contains("utilisation : dictee <commande> [options]"))
+        #expect(french.stdout.contains("usage : dictee <commande> [options]"))
         #expect(french.stdout.contains("\ncommandes :\n"))
         #expect(french.stdout.contains("  events       liste les occurrences de fichiers .ics"))
         #expect(french.stdout.contains("  review       étiquette ou rejette, un par un,"))

@@ -191,7 +191,7 @@ import Testing
             "fuseau horaire inconnu 'Mars/Olympus' ; utilisez un nom IANA comme Europe/Paris",
             "state.sqlite: la base est verrouillée par un autre processus (sans doute une autre exécution de dictee) ; réessayez quand elle aura fini",
             "state.sqlite: cette base a été écrite par un dictee plus récent (version de schéma 12 ; ce dictee connaît jusqu'à la 9) ; conseil : mettez dictee à jour",
-            "aucun enfant avec ce prénom",
+            "aucun enfant ne porte ce prénom",
             "/tmp/s.sqlite : pas encore d'état",
             "c.json : \"richer_texts\" doit être true ou false, pas une chaîne",
         ])

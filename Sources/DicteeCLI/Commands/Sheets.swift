@@ -40,7 +40,7 @@ extension Dictee {
             }
             // Everything that could fail after the dictations are served is checked first: the
             // page's path and the validator the mots donnés need.
-            let target = try Show.pageTarget(path)
+            let target = try PageFile.target(path)
             let (store, child, zone, now) = try DeskOptions.openChild(arguments, context)
             let validator = try household { () throws(HouseholdError) in try Validators.forWords(environment: context.environment) }
             let served = try household { () throws(HouseholdError) in
@@ -53,7 +53,7 @@ extension Dictee {
                             hint: tr("run 'dictee ingest FILE' with a recent calendar, and 'dictee review' to label the events waiting for you"))
             }
             let sheets = served.map { Desk.printable($0, child: child, store, zone: zone, validator: validator) }
-            try Show.writePage(DictationSheet.html(sheets), to: target)
+            try PageFile.write(DictationSheet.html(sheets), toTarget: target)
             for d in served {
                 output.line(String(d.id) + "  " + Language.current.shortDay(zone.date(of: d.start)) + "  " + d.moment)
             }

@@ -34,7 +34,7 @@ extension Dictee {
                 throw .usage(tr("show needs one or more dictation ids (numbers, as 'dictee pick' prints them)"), hint: "dictee show 12 13")
             }
             var target: String?
-            if let path = arguments.values["html"] { target = try pageTarget(path) }
+            if let path = arguments.values["html"] { target = try PageFile.target(path) }
             let store = try StateOptions.open(context, create: false)
             // Every id is checked before anything is printed: an unknown one is named, alone.
             let found = try household { () throws(HouseholdError) in
@@ -59,7 +59,7 @@ extension Dictee {
                 return .ok
             }
             if let path = arguments.values["html"], let target {
-                try writePage(DictationSheet.html(sheets), to: target)
+                try PageFile.write(DictationSheet.html(sheets), toTarget: target)
                 output.line(tr("wrote %@", path))
                 return .ok
             }
@@ -70,30 +70,6 @@ extension Dictee {
         /// Between two dictations on stdout: a form feed on its own line (a new page when the
         /// output goes to a printer).
         static let pageSeparator = "\u{0C}\n"
-
-        /// Where the page of `--html PATH` is written: `path`, or the target of the symbolic link
-        /// it is (the target is replaced). Checked before anything is done, so that a command that
-        /// serves dictations (`sheets`) does not serve them for a page it cannot write.
-        /// - Throws: `CommandFailure` (74) for a directory, a device or a read-only file.
-        static func pageTarget(_ path: String) throws(CommandFailure) -> String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return path }
-            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-            let type = (try? FileManager.default.attributesOfItem(atPath: target))?[.type] as? FileAttributeType
-            guard !isDirectory.boolValue, type == .typeRegular else {
-                throw CommandFailure(.ioError, tr("%@: not a regular file; give the path of the page to write", path))
-            }
-            guard FileManager.default.isWritableFile(atPath: path) else {
-                throw CommandFailure(.ioError, tr("%@: the file is read-only; choose another path", path))
-            }
-            return target
-        }
-
-        /// Writes a page to `target` (``pageTarget(_:)``), readable by its owner only.
-        /// - Throws: `CommandFailure` (74) when it cannot be written.
-        static func writePage(_ html: String, to target: String) throws(CommandFailure) {
-            do { try PrivateFile.replace(target, with: Data(html.utf8), createFolders: false) } catch { throw .cannotWrite(error) }
-        }
 
         /// The sheet as one JSON object: the text, the mots donnés and the numbered sites
         /// (`start`/`end`: Unicode scalar offsets into `text`, half-open).
