@@ -67,54 +67,54 @@ public enum LabelRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         func shown(_ w: String) -> String { w.count > 30 ? String(w.prefix(30)) + "…" : w }
         switch self {
         case .empty:
-            return "the label is empty"
+            return tr("the label is empty")
         case .tooLong(let n):
-            return "the label has \(n) characters; \(LabelPhrase.maximumLength) at most"
+            return tr("the label has %ld characters; %ld at most", n, LabelPhrase.maximumLength)
         case .emoji:
-            return "the label contains an emoji; write words only"
+            return tr("the label contains an emoji; write words only")
         case .markup(let c):
-            return "the label contains '\(c)', a character of markup or code; write words only"
+            return tr("the label contains '%@', a character of markup or code; write words only", String(c))
         case .digits:
-            return "the label contains digits; name the moment in words, without a date, a time or a number"
+            return tr("the label contains digits; name the moment in words, without a date, a time or a number")
         case .repeatedPunctuation:
-            return "the label repeats punctuation; a label is a noun phrase such as \"la fête de l'école\""
+            return tr("the label repeats punctuation; a label is a noun phrase such as \"la fête de l'école\"")
         case .punctuation(let c):
-            return "the label contains '\(c)'; a label is a noun phrase, with no punctuation but apostrophes and hyphens"
+            return tr("the label contains '%@'; a label is a noun phrase, with no punctuation but apostrophes and hyphens", String(c))
         case .character(let c):
-            return "the label contains '\(c)', which is not a French letter"
+            return tr("the label contains '%@', which is not a French letter", String(c))
         case .forbiddenRegister(let word, let category):
             let (what, topic) = LabelRefusal.register(category)
-            return "'\(shown(word))' is \(what) (forbidden register '\(category)'): dictee never writes about \(topic)"
+            return tr("'%@' is %@ (forbidden register '%@'): dictee never writes about %@", shown(word), what, category, topic)
         case .upperCase(let word):
-            return "'\(shown(word))' is in capitals; write the label in lower case, with a capital only for a name (\"le dîner chez Mamie\")"
+            return tr("'%@' is in capitals; write the label in lower case, with a capital only for a name (\"le dîner chez Mamie\")", shown(word))
         case .unknownWord(let word):
-            return "'\(shown(word))' is neither a word of the French lexicon (check the spelling and accents) nor a name of the family"
+            return tr("'%@' is neither a word of the French lexicon (check the spelling and accents) nor a name of the family", shown(word))
         case .missingArticle:
-            return "the label must start with its article: le, la, l' or les (\"la sortie au parc\", \"les vacances au ski\")"
+            return tr("the label must start with its article: le, la, l' or les (\"la sortie au parc\", \"les vacances au ski\")")
         case .noHeadNoun:
-            return "the label has no noun after its article (\"le dîner chez Mamie\", \"l'atelier de poterie\")"
+            return tr("the label has no noun after its article (\"le dîner chez Mamie\", \"l'atelier de poterie\")")
         case .articleAgreement(let article, let noun, let expected):
-            return "'\(article) \(shown(noun))' does not agree; write '\(expected)'"
+            return tr("'%@ %@' does not agree; write '%@'", article, shown(noun), expected)
         case .disqualified(let rule):
-            return "the label contains a word of the disqualifier list (rule \(rule)); such events are never used"
+            return tr("the label contains a word of the disqualifier list (rule %@); such events are never used", rule)
         case .unknownKind(let kind, let nearest):
-            return "unknown kind '\(shown(kind))'" + (nearest.map { "; did you mean '\($0)'?" } ?? "")
-                + "; the kinds are " + LabelPhrase.kinds.joined(separator: ", ")
+            return tr("unknown kind '%@'", shown(kind)) + (nearest.map { tr("; did you mean '%@'?", $0) } ?? "")
+                + tr("; the kinds are %@", LabelPhrase.kinds.joined(separator: ", "))
         }
     }
 
     /// What a word of a register category is, and what dictee never writes about.
     static func register(_ category: String) -> (what: String, topic: String) {
         switch category {
-        case "medical": ("a medical word", "health")
-        case "maladie": ("a word of illness", "illness or health")
-        case "violence": ("a word of violence", "violence")
-        case "mort": ("a word of death", "death")
-        case "corps": ("a word of the intimate body", "the intimate body")
-        case "insulte": ("an insult", "insults")
-        case "alcool_tabac_drogue": ("a word of alcohol, tobacco or drugs", "alcohol, tobacco or drugs")
-        case "argent_conflit": ("a word of money worries or conflict", "money worries or family conflict")
-        default: ("a word of a forbidden register", "such things")
+        case "medical": (tr("a medical word"), tr("health"))
+        case "maladie": (tr("a word of illness"), tr("illness or health"))
+        case "violence": (tr("a word of violence"), tr("violence"))
+        case "mort": (tr("a word of death"), tr("death"))
+        case "corps": (tr("a word of the intimate body"), tr("the intimate body"))
+        case "insulte": (tr("an insult"), tr("insults"))
+        case "alcool_tabac_drogue": (tr("a word of alcohol, tobacco or drugs"), tr("alcohol, tobacco or drugs"))
+        case "argent_conflit": (tr("a word of money worries or conflict"), tr("money worries or family conflict"))
+        default: (tr("a word of a forbidden register"), tr("such things"))
         }
     }
 }

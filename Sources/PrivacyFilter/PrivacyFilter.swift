@@ -876,10 +876,10 @@ public enum LabelError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .empty: return "the label is empty"
-        case .tooLong(let n): return "the label has \(n) characters; 60 at most"
+        case .empty: return tr("the label is empty")
+        case .tooLong(let n): return tr("the label has %ld characters; %ld at most", n, 60)
         case .disqualified(let rule):
-            return "the label contains a word of the disqualifier list (rule \(rule)); such events are never used"
+            return tr("the label contains a word of the disqualifier list (rule %@); such events are never used", rule)
         }
     }
 }

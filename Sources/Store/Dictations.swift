@@ -184,16 +184,16 @@ public enum DictationError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownDictation(let id): return "no dictation \(id)"
+        case .unknownDictation(let id): return tr("no dictation %ld", Int(id))
         case .noCard(let n, let dealt):
-            return dealt == 0 ? "no card to pick from; run 'dictee cards --child NAME' first"
-                : "no card \(n): the cards are numbered 1 to \(dealt)"
-        case .notServed(let id): return "dictation \(id) was not picked yet; pick its card with 'dictee pick', then grade it"
-        case .alreadyGraded(let id, let date): return "dictation \(id) was already graded on \(date); a grade is final"
-        case .retired(let id): return "dictation \(id) was set aside (its plan or its moment changed) and cannot be graded"
+            return dealt == 0 ? tr("no card to pick from; run 'dictee cards --child NAME' first")
+                : tr("no card %ld: the cards are numbered 1 to %ld", n, dealt)
+        case .notServed(let id): return tr("dictation %ld was not picked yet; pick its card with 'dictee pick', then grade it", Int(id))
+        case .alreadyGraded(let id, let date): return tr("dictation %ld was already graded on %@; a grade is final", Int(id), date)
+        case .retired(let id): return tr("dictation %ld was set aside (its plan or its moment changed) and cannot be graded", Int(id))
         case .siteOutOfRange(let n, let count):
-            return count == 0 ? "this dictation has no trap site; grade it with --missed none"
-                : "no trap site \(n): the sites are numbered 1 to \(count)"
+            return count == 0 ? tr("this dictation has no trap site; grade it with --missed none")
+                : tr("no trap site %ld: the sites are numbered 1 to %ld", n, count)
         }
     }
 }

@@ -101,15 +101,26 @@ public enum StateError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .store(let e): return e.description
         case .dictation(let e): return e.description
-        case .childExists: return "a child with this first name already exists"
-        case .unknownChild: return "no child with this first name; see 'dictee child list'"
+        case .childExists: return tr("a child with this first name already exists")
+        case .unknownChild: return tr("no child with this first name; see 'dictee child list'")
         case .unknownSuggestion(let id):
-            return "no suggestion \(id)"
+            return tr("no suggestion %ld", Int(id))
         case .suggestionNotPending(let id, let status):
-            return "suggestion \(id) is already \(status)"
+            return tr("suggestion %ld is already %@", Int(id), StateError.statusName(status))
         case .suggestionNot(let id, let expected, let status):
-            return "suggestion \(id) is \(status), not \(expected.rawValue)"
-        case .invalidRule: return "internal error: a rule id must be M.., D.. or label"
+            return tr("suggestion %ld is %@, not %@", Int(id), StateError.statusName(status), StateError.statusName(expected.rawValue))
+        case .invalidRule: return tr("internal error: a rule id must be M.., D.. or label")
+        }
+    }
+
+    /// A suggestion's status as a person reads it: "pending", "labeled", "rejected" ("en attente",
+    /// "étiquetée", "rejetée"); an unknown stored value is shown as it is.
+    static func statusName(_ status: String) -> String {
+        switch SuggestionStatus(rawValue: status) {
+        case .pending: tr("pending")
+        case .labeled: tr("labeled")
+        case .rejected: tr("rejected")
+        case nil: status
         }
     }
 }
