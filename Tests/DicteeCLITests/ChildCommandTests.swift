@@ -44,7 +44,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = runDictee(["--state", state, "child", "set", "lea", "--grade", "ce2"])
         #expect(r.code == .ok, "\(r.stderr)")
-        #expect(r.stdout == "Léa is now CE2 (f)\n1 ready dictation, written for the old grade and gender, was set aside\n")
+        #expect(r.stdout == "Léa is now CE2 (f)\n1 ready dictation, written for the old grade, was set aside\n")
         #expect(r.stderr == "hint: the next 'dictee nightly' or 'dictee cards --child Léa' plans new ones for CE2\n")
         #expect(try StateStore(path: state).dictation(id: ready)?.status == .retired)
         let again = runDictee(["--state", state, "child", "set", "Léa", "--grade", "CE2"])

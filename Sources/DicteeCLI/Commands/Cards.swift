@@ -58,7 +58,7 @@ extension Dictee {
             if cards.count < CardChoice.count {
                 output.warning(tr("only %ld moment(s) to offer; label more events with 'dictee review'", cards.count))
             }
-            output.hint(tr("the child picks one: dictee pick --child NAME N"))
+            output.hint(tr("the child picks one: dictee pick --child %@ N", child.firstName))
             return .ok
         }
     }

@@ -111,9 +111,12 @@ extension Dictee {
             }
             context.output.line(tr("%@ is now %@ (%@)", now.firstName, now.grade.rawValue, now.gender.rawValue))
             if retired > 0 {
+                let gradeChanged = now.grade != child.grade, genderChanged = now.gender != child.gender
+                let why = gradeChanged && genderChanged ? tr("the old grade and gender")
+                    : gradeChanged ? tr("the old grade") : tr("the old gender")
                 context.output.line(Language.current.isSingular(retired)
-                    ? tr("%ld ready dictation, written for the old grade and gender, was set aside", retired)
-                    : tr("%ld ready dictations, written for the old grade and gender, were set aside", retired))
+                    ? tr("%ld ready dictation, written for %@, was set aside", retired, why)
+                    : tr("%ld ready dictations, written for %@, were set aside", retired, why))
             }
             context.output.hint(tr("the next 'dictee nightly' or 'dictee cards --child %@' plans new ones for %@", now.firstName, now.grade.rawValue))
             return .ok

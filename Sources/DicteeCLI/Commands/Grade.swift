@@ -63,7 +63,7 @@ extension Dictee {
                 let detail = wrong.isEmpty ? tr("no mistake") : tr("missed %@", wrong.map(String.init).joined(separator: ", "))
                 output.line("  " + skill.label.padding(toLength: 40, withPad: " ", startingAt: 0) + " " + move + " (" + detail + ")")
             }
-            output.hint(tr("see every skill with 'dictee skills --child NAME'"))
+            output.hint(tr("see every skill with 'dictee skills --child %@'", child.firstName))
             return .ok
         }
 

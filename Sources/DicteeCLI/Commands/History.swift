@@ -15,7 +15,7 @@ extension Dictee {
     /// id], "missed": [{"skill": id, "sites": n}]|null}]}`, newest first.
     struct History: Command {
         static let name = "history"
-        static let summary = "the dictations a child was served, newest first, with the sites missed by skill"
+        static var summary: String { tr("summary.history") }
         static let options = OptionSpec(valued: ["child", "since", "tz"], flags: ["json"])
         static var help: String { tr("help.history") }
 

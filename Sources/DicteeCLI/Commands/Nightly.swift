@@ -15,7 +15,7 @@ extension Dictee {
     /// stdout, diagnostics on stderr, no terminal needed.
     struct Nightly: Command {
         static let name = "nightly"
-        static let summary = "the main job for cron: ingest, write and validate the next dictations, deal the cards"
+        static var summary: String { tr("summary.nightly") }
         static let options = OptionSpec(valued: ["calendar"] + TimeOptions.names, flags: ["quiet"])
         static let reserve = NightlyRun.reserve
         static let maximumRounds = NightlyRun.maximumRounds

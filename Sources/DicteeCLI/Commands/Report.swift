@@ -9,7 +9,7 @@ extension Dictee {
     /// Exit status: 0 written, 64 usage, 65 no state, 74 the page cannot be written.
     struct Report: Command {
         static let name = "report"
-        static let summary = "a progress page: each skill's state week by week, and the dictations of the period"
+        static var summary: String { tr("summary.report") }
         static let options = OptionSpec(valued: ["child", "html", "weeks"] + TimeOptions.names, flags: [])
         static let defaultWeeks = 8
         static var help: String { tr("help.report", defaultWeeks) }
