@@ -83,12 +83,12 @@ extension StateStore {
     ///   - newName: the new first name, already checked by the caller (`PrivacyFilter.acceptsName`).
     /// - Returns: the number of ready dictations retired.
     /// - Throws: `.unknownChild`; `.childExists` when another child has the new name (in any
-    ///   case); `.store`.
+    ///   case, with or without accents: `LooseMatch.fold`); `.store`.
     @discardableResult
     public func renameChild(id: Int64, to newName: String) throws(StateError) -> Int {
         let all = try children()
         guard let current = all.first(where: { $0.id == id }) else { throw .unknownChild }
-        if all.contains(where: { $0.id != id && $0.firstName.lowercased() == newName.lowercased() }) { throw .childExists }
+        if all.contains(where: { $0.id != id && LooseMatch.fold($0.firstName) == LooseMatch.fold(newName) }) { throw .childExists }
         guard current.firstName != newName else { return 0 }
         return try run {
             try db.transaction {

@@ -163,10 +163,12 @@ public final class StateStore {
 
     // MARK: Children
 
-    /// Adds a child. - Throws: `.childExists` when the first name is taken.
+    /// Adds a child. - Throws: `.childExists` when the first name is taken, also in another case
+    /// or with other accents ("Zoe" beside "Zoé": the family's commands find a child by the
+    /// folded name, `LooseMatch.fold`, and the filter reads titles without accents).
     @discardableResult
     public func addChild(_ child: Child) throws(StateError) -> Child {
-        if try children().contains(where: { $0.firstName == child.firstName }) { throw .childExists }
+        if try children().contains(where: { LooseMatch.fold($0.firstName) == LooseMatch.fold(child.firstName) }) { throw .childExists }
         return try run {
             try db.execute(
                 "INSERT INTO children (first_name, gender, grade) VALUES (?, ?, ?)",

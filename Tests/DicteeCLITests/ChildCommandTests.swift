@@ -88,6 +88,9 @@ import Testing
         let taken = runDictee(["--state", state, "child", "rename", "Léonie", "Hugo"])
         #expect(taken.code == .dataError)
         #expect(taken.stderr.contains("a child with this first name already exists"))
+        // "Húgo" would be found as Hugo by every command: refused too, for add and rename.
+        #expect(runDictee(["--state", state, "child", "rename", "Léonie", "Húgo"]).code == .dataError)
+        #expect(runDictee(["--state", state, "child", "add", "Leonie", "--gender", "f", "--grade", "CP"]).code == .dataError)
         let notAName = runDictee(["--state", state, "child", "rename", "Léonie", "x1"])
         #expect(notAName.code == .usage)
     }

@@ -150,6 +150,8 @@ import Testing
         let naming = try store.addDictation(try Self.dictation(noah, event: 3, text: "Noah et Zéphyrine. Il est"))
         let notNaming = try store.addDictation(try Self.dictation(noah, event: 4, text: "Noah et Zéphyrinette. Il est"))
         #expect(throws: StateError.childExists) { try store.renameChild(id: z, to: "noah") }
+        // Names the commands would find as one ("Zoe" is "Zoé"): refused, in any case or accent.
+        #expect(throws: StateError.childExists) { try store.renameChild(id: z, to: "Nóah") }
         #expect(try store.renameChild(id: z, to: "Zoé") == 2)
         #expect(try store.children().map(\.firstName) == ["Noah", "Zoé"])
         #expect(try store.dictation(id: served)?.text == "Zéphyrine nage. Elle est")

@@ -160,6 +160,20 @@ struct WeekSheetsTests {
         #expect(runDictee(["--state", state, "sheets", "--child", "Léa", "--next", "2"] + Self.now).code == .usage)
         let folder = runDictee(["--state", state, "sheets", "--child", "Léa", "--html", dir.path] + Self.now)
         #expect(folder.code == .ioError)
+        // A page in a folder that does not exist: refused before serving (74, the folder named).
+        let served = runDictee(["--state", state, "history", "--child", "Léa", "--json"]).stdout
+        let missingFolder = dir.appendingPathComponent("absent/p.html").path
+        let noFolder = runDictee(["--state", state, "sheets", "--child", "Léa", "--html", missingFolder] + Self.now)
+        #expect(noFolder.code == .ioError && noFolder.stderr.contains("absent"), "\(noFolder.stderr)")
+        // The state itself (or any file that is not a page) given as the page: never overwritten.
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        for command in [["sheets", "--child", "Léa", "--next", "1"] + Self.now, ["show", "1"], ["report", "--child", "Léa"] + Self.now] {
+            let r = runDictee(["--state", state] + command + ["--html", state])
+            #expect(r.code == .ioError && r.stderr.contains("not an HTML page"), "\(command): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before)
+        #expect(runDictee(["--state", state, "child", "list"]).code == .ok)
+        #expect(runDictee(["--state", state, "history", "--child", "Léa", "--json"]).stdout == served, "nothing served")
         // Nothing was served: the first pick is still card 1 of a fresh deal.
         let cards = runDictee(["--state", state, "cards", "--child", "Léa", "--json"] + Self.now)
         #expect(cards.code == .ok)
