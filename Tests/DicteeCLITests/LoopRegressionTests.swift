@@ -51,9 +51,10 @@ import Testing
             #expect(runDictee(["--state", state, "show", "1", "--html", readOnly]).code == .ioError)
             #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "OLD")
         }
-        // An existing regular file is written in place (a symlink keeps pointing at it).
+        // An existing page (a longer one) is replaced whole; a symlink
+        // keeps pointing at it. A file that is not a page is refused (WeekSheetsTests).
         let target = dir.appendingPathComponent("page.html").path
-        try Data(String(repeating: "x", count: 100_000).utf8).write(to: URL(fileURLWithPath: target))
+        try Data(("<!DOCTYPE html>\n" + String(repeating: "x", count: 100_000) + "</html>\n").utf8).write(to: URL(fileURLWithPath: target))
         let link = dir.appendingPathComponent("link.html").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         #expect(runDictee(["--state", state, "show", "1", "--html", link]).code == .ok)
