@@ -120,9 +120,10 @@ extension Language {
             .replacingOccurrences(of: ",", with: "")
     }
 
-    /// A day in full with its year: "samedi 28 novembre 2026" / "Saturday 28 November 2026".
-    public func longDay(_ day: CalendarDate) -> String {
-        format(day) { $0.dateFormat = "EEEE d MMMM y" }
+    /// A day in full, with its year unless `withYear` is false: "samedi 28 novembre 2026" /
+    /// "Saturday 28 November 2026" ("samedi 28 novembre" / "Saturday 28 November").
+    public func longDay(_ day: CalendarDate, withYear: Bool = true) -> String {
+        format(day) { $0.dateFormat = withYear ? "EEEE d MMMM y" : "EEEE d MMMM" }
     }
 
     /// `day` at noon UTC, written by a formatter in this language that `pattern` sets up.

@@ -328,14 +328,10 @@ public enum Desk {
         d.origin.hasPrefix("library:") ? String(d.origin.dropFirst("library:".count)) : nil
     }
 
-    /// A date as French prose, e.g. "samedi 28 novembre 2026" (Foundation's formatter, CLDR fr).
+    /// A date as French prose, e.g. "samedi 28 novembre 2026", whatever the interface's language:
+    /// the sheet is the child's French page (``Language/longDay(_:withYear:)``, CLDR fr).
     public static func frenchDate(_ date: CalendarDate, withYear: Bool = true) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "fr_FR")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = withYear ? "EEEE d MMMM y" : "EEEE d MMMM"
-        let noon = TimeInterval(date.daysSinceEpoch) * 86_400 + 43_200
-        return formatter.string(from: Date(timeIntervalSince1970: noon))
+        Language.french.longDay(date, withYear: withYear)
     }
 
     /// The dictation as the parent and the child see it.

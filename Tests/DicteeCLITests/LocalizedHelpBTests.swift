@@ -86,6 +86,11 @@ import Testing
         let (cards, cardsMissing) = Self.runFrench(["--state", state, "cards", "--child", "Léa"] + Self.now)
         #expect(cards.code == .ok && cards.stdout.hasPrefix("Léa (CE1), choisis une dictée :"), "\(cards.stdout)")
         #expect(cards.stderr.contains("l'enfant en choisit une"))
+        // The card's day follows the language (the moment is the family's French phrase in both).
+        let englishCards = runDictee(["--state", state, "cards", "--child", "Léa"] + Self.now)
+        #expect(cards.stdout.contains("— dimanche 29 novembre") && cards.stdout.contains(" (à venir)"), "\(cards.stdout)")
+        #expect(englishCards.stdout.contains("— Sunday 29 November") && englishCards.stdout.contains(" (coming)")
+                && !englishCards.stdout.contains("dimanche") && !englishCards.stdout.contains("à venir"), "\(englishCards.stdout)")
         let frenchJSON = runDictee(["--state", state, "cards", "--child", "Léa", "--json"] + Self.now, environment: Self.french)
         let englishJSON = runDictee(["--state", state, "cards", "--child", "Léa", "--json"] + Self.now)
         #expect(frenchJSON.code == .ok && frenchJSON.stdout == englishJSON.stdout)

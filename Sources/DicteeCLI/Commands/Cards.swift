@@ -48,8 +48,8 @@ extension Dictee {
             } else {
                 output.line(tr("%@ (%@), choose a dictation:", child.firstName, child.grade.rawValue))
                 for d in cards {
-                    let date = Desk.frenchDate(zone.date(of: d.start), withYear: false)
-                    let when = zone.seconds(of: d.start) > now ? date + " (à venir)" : date
+                    let date = Language.current.longDay(zone.date(of: d.start), withYear: false)
+                    let when = zone.seconds(of: d.start) > now ? tr("%@ (coming)", date) : date
                     var line = "  \(d.card ?? 0). " + d.moment + " — " + when
                     if d.title.lowercased() != d.moment.lowercased() { line += " — « \(d.title) »" }
                     output.line(line)
