@@ -13,7 +13,7 @@ public struct FileWriteError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
-    public var description: String { "\(path): cannot write (\(reason))" }
+    public var description: String { tr("%@: cannot write (%@)", path, reason) }
 }
 
 /// The one writer of the family's private files: the configuration, the audit file, the egress
@@ -39,12 +39,12 @@ public enum PrivateFile {
         let folder = url.deletingLastPathComponent().path
         if let problem = notAFile(path, linkAllowed: true) { throw FileWriteError(path: path, reason: problem) }
         if !FileManager.default.fileExists(atPath: folder) {
-            guard createFolders else { throw FileWriteError(path: path, reason: "the folder \(folder) does not exist") }
+            guard createFolders else { throw FileWriteError(path: path, reason: tr("the folder %@ does not exist", folder)) }
             do {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw FileWriteError(path: path, reason: "cannot create the folder \(folder)")
+                throw FileWriteError(path: path, reason: tr("cannot create the folder %@", folder))
             }
         }
         let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -74,7 +74,7 @@ public enum PrivateFile {
                 try FileManager.default.createDirectory(
                     atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw FileWriteError(path: path, reason: "cannot create the folder \(folder)")
+                throw FileWriteError(path: path, reason: tr("cannot create the folder %@", folder))
             }
         }
         // O_NONBLOCK: a FIFO planted there fails at once instead of waiting for a reader.
@@ -83,7 +83,7 @@ public enum PrivateFile {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw FileWriteError(path: path, reason: "not a regular file")
+            throw FileWriteError(path: path, reason: tr("not a regular file"))
         }
         // A file that existed with a wider mode is narrowed: these files name children.
         var failure = fchmod(fd, 0o600) == 0 ? nil : systemReason()
@@ -138,7 +138,7 @@ public enum PrivateFile {
     static func notAFile(_ path: String, linkAllowed: Bool) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
-        if info.st_mode & S_IFMT == S_IFLNK { return linkAllowed ? nil : "a symbolic link, not a file" }
+        if info.st_mode & S_IFMT == S_IFLNK { return linkAllowed ? nil : tr("a symbolic link, not a file") }
         return LocalPath.notARegularFile(path)
     }
 
@@ -157,5 +157,5 @@ public enum PrivateFile {
         }
     }
 
-    private static func systemReason() -> String { String(cString: strerror(errno)).lowercased() }
+    private static func systemReason() -> String { DicteeCore.systemReason(errno) }
 }

@@ -50,8 +50,8 @@ public enum LocalPath {
         guard stat(path, &info) == 0 else { return nil }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return nil
-        case S_IFDIR: return "a directory, not a file"
-        default: return "not a regular file (a device, a FIFO or a socket)"
+        case S_IFDIR: return tr("a directory, not a file")
+        default: return tr("not a regular file (a device, a FIFO or a socket)")
         }
     }
 }

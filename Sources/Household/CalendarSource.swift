@@ -142,12 +142,12 @@ public enum CalDAVPassword {
             guard let data = FileManager.default.contents(atPath: file),
                   let text = String(data: data, encoding: .utf8)
             else {
-                throw .password(path: file, reason: FileManager.default.fileExists(atPath: file) ? "not readable (permissions?)" : "no such file")
+                throw .password(path: file, reason: FileManager.default.fileExists(atPath: file) ? tr("not readable (permissions?)") : tr("no such file"))
             }
             // Split on the scalars: "\r\n" is one Character in Swift (a file saved on Windows).
             let password = text.unicodeScalars.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" })
                 .first.map { String(String.UnicodeScalarView($0)) } ?? ""
-            guard !password.isEmpty else { throw .password(path: file, reason: "the first line is empty") }
+            guard !password.isEmpty else { throw .password(path: file, reason: tr("the first line is empty")) }
             return password
         }
         if let password = environment["DICTEE_CALDAV_PASSWORD"], !password.isEmpty { return password }

@@ -308,13 +308,13 @@ struct NightlyLock {
     init(path: String, started: Date) throws(HouseholdError) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
-            throw .cannotWrite(FileWriteError(path: path, reason: "cannot open the lock file"))
+            throw .cannotWrite(FileWriteError(path: path, reason: tr("cannot open the lock file")))
         }
         // Never a FIFO or a device planted in its place: the stamp would be written into it.
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw .cannotWrite(FileWriteError(path: path, reason: "the lock is not a regular file"))
+            throw .cannotWrite(FileWriteError(path: path, reason: tr("the lock is not a regular file")))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)

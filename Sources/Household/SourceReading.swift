@@ -65,7 +65,7 @@ struct SourceReading {
         guard let files = SourceSetup.calendarFiles(inFolder: path) else {
             // Not an empty folder: its moments must stay as they were.
             var result = reader.read(paths: [])
-            result.fileErrors.append(.unreadableFile(path: path, reason: "the folder cannot be listed (permissions?)"))
+            result.fileErrors.append(.unreadableFile(path: path, reason: tr("the folder cannot be listed (permissions?)")))
             read.result = result
             return read
         }
@@ -73,11 +73,11 @@ struct SourceReading {
             var info = stat()
             guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             if Int(info.st_size) > CalendarReader.maximumFileSize {
-                unreadable.append(.unreadableFile(path: file, reason: "more than \(CalendarReader.maximumFileSize / 1_000_000) MB"))
+                unreadable.append(.unreadableFile(path: file, reason: tr("more than %ld MB", CalendarReader.maximumFileSize / 1_000_000)))
                 continue
             }
             guard let data = FileManager.default.contents(atPath: file) else {
-                unreadable.append(.unreadableFile(path: file, reason: "permission denied or i/o error"))
+                unreadable.append(.unreadableFile(path: file, reason: tr("permission denied or i/o error")))
                 continue
             }
             documents.append((file, [UInt8](data)))

@@ -72,30 +72,30 @@ public struct CalendarReader: Sendable {
         for path in paths {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                session.fileErrors.append(.unreadableFile(path: path, reason: "no such file"))
+                session.fileErrors.append(.unreadableFile(path: path, reason: tr("no such file")))
                 continue
             }
             if isDirectory.boolValue {
-                session.fileErrors.append(.unreadableFile(path: path, reason: "is a directory"))
+                session.fileErrors.append(.unreadableFile(path: path, reason: tr("is a directory")))
                 continue
             }
             // A FIFO, a device (/dev/zero) or a socket would be read forever: regular files only.
             let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
             let attributes = try? FileManager.default.attributesOfItem(atPath: target)
             guard attributes?[.type] as? FileAttributeType == .typeRegular else {
-                session.fileErrors.append(.unreadableFile(path: path, reason: "not a regular file"))
+                session.fileErrors.append(.unreadableFile(path: path, reason: tr("not a regular file")))
                 continue
             }
             if let size = attributes?[.size] as? Int, size > Self.maximumFileSize {
                 session.fileErrors.append(.unreadableFile(
                     path: path,
-                    reason: "\(size / 1_000_000) MB is more than the \(Self.maximumFileSize / 1_000_000) MB "
-                        + "dictee reads; export a shorter period"))
+                    reason: tr("%ld MB is more than the %ld MB dictee reads; export a shorter period",
+                               size / 1_000_000, Self.maximumFileSize / 1_000_000)))
                 continue
             }
             guard let bytes = Self.contents(of: path) else {
                 session.fileErrors.append(
-                    .unreadableFile(path: path, reason: "permission denied or i/o error"))
+                    .unreadableFile(path: path, reason: tr("permission denied or i/o error")))
                 continue
             }
             session.read(bytes: bytes, name: path)
@@ -157,8 +157,8 @@ public struct CalendarReader: Sendable {
             if document.bytes.count > Self.maximumFileSize {
                 session.fileErrors.append(.unreadableFile(
                     path: document.name,
-                    reason: "\(document.bytes.count / 1_000_000) MB is more than the "
-                        + "\(Self.maximumFileSize / 1_000_000) MB dictee reads; export a shorter period"))
+                    reason: tr("%ld MB is more than the %ld MB dictee reads; export a shorter period",
+                               document.bytes.count / 1_000_000, Self.maximumFileSize / 1_000_000)))
                 continue
             }
             session.read(bytes: document.bytes, name: document.name)

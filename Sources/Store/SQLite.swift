@@ -600,7 +600,7 @@ final class Database {
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
             underlying.domain == NSPOSIXErrorDomain
         {
-            return String(cString: strerror(Int32(underlying.code))).lowercased()
+            return systemReason(Int32(underlying.code))
         }
         return nsError.localizedDescription.lowercased()
     }
