@@ -33,6 +33,8 @@ struct CommandDescriptor: @unchecked Sendable {
     /// The full `--help` text, in the current language.
     var help: String { readHelp() }
     var run: (ParsedArguments, CommandContext) throws(CommandFailure) -> ExitCode
+    /// Where a failure found before the command runs (its arguments) is printed.
+    var failureOutput: (CommandContext, [String]) -> OutputSink
 }
 
 /// What every subcommand provides.
@@ -48,6 +50,10 @@ protocol Command {
     /// Runs the command: renders its results and returns 0 or 1 (finished with per-item errors).
     /// - Throws: `CommandFailure` for anything else (printed by `DicteeCLI.run`).
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure) -> ExitCode
+    /// Where a failure found before `run` (in the arguments) is printed: the context's output,
+    /// unless the command keeps a log of its own (`nightly` dates every line).
+    /// - Parameter arguments: the words after the command's name, not parsed.
+    static func failureOutput(_ context: CommandContext, _ arguments: [String]) -> OutputSink
 }
 
 extension Command {
@@ -55,8 +61,11 @@ extension Command {
     static var descriptor: CommandDescriptor {
         CommandDescriptor(
             name: name, readSummary: { summary }, readHelp: { help }, options: options,
-            run: { (arguments, context) throws(CommandFailure) -> ExitCode in try run(arguments, context) })
+            run: { (arguments, context) throws(CommandFailure) -> ExitCode in try run(arguments, context) },
+            failureOutput: { context, arguments in failureOutput(context, arguments) })
     }
+
+    static func failureOutput(_ context: CommandContext, _ arguments: [String]) -> OutputSink { context.output }
 }
 
 /// What a command may touch: the environment (read-only), the output sink, the clock.
@@ -194,13 +203,16 @@ public enum DicteeCLI {
             output.write(command.help)
             return .ok
         }
+        let parsed: ParsedArguments
         do {
-            let parsed: ParsedArguments
-            do {
-                parsed = try ArgumentParser.parse(rest, spec: command.options)
-            } catch {
-                throw CommandFailure.usage(error.description, hint: tr("run 'dictee %@ --help' for usage", command.name))
-            }
+            parsed = try ArgumentParser.parse(rest, spec: command.options)
+        } catch {
+            let output = command.failureOutput(context, rest)
+            output.error(error.description)
+            output.hint(tr("run 'dictee %@ --help' for usage", command.name))
+            return .usage
+        }
+        do {
             return try command.run(parsed, context)
         } catch let failure as CommandFailure {
             // The one place a failure is printed.

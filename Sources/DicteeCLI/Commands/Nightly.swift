@@ -2,6 +2,7 @@ import Dictation
 import DicteeCore
 import Foundation
 import Household
+import Ingest
 
 extension Dictee {
     /// `dictee nightly [--calendar PATH] [--now ISO-8601] [--tz IANA]`: the main job, for cron.
@@ -25,17 +26,7 @@ extension Dictee {
             // The run log: every line dated (the wall clock, in the run's zone, else UTC) with the
             // pid, so that a cron log of many nights tells which night said what; --quiet keeps
             // the errors only. A failure is printed here, dated like the rest.
-            let pid = ProcessInfo.processInfo.processIdentifier
-            let clock = context.clock
-            let logZone = try? TimeOptions.zone(arguments, context)
-            let output = context.output.runLog(
-                stamp: {
-                    let now = Int64(clock.now.timeIntervalSince1970.rounded(.down))
-                    let time = logZone.map { $0.iso8601(.instant(now)) }
-                        ?? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now)))
-                    return time + " [\(pid)] "
-                },
-                quiet: arguments.flags.contains("quiet"))
+            let output = log(context, zone: try? TimeOptions.zone(arguments, context), quiet: arguments.flags.contains("quiet"))
             do {
                 return try run(arguments, context, output: output)
             } catch {
@@ -43,6 +34,26 @@ extension Dictee {
                 if let hint = error.hint { output.hint(hint) }
                 return error.code
             }
+        }
+
+        /// The run log's sink: each line starts with the clock's time in ISO 8601 (in `zone`, or
+        /// UTC when no zone is known, e.g. `--tz` is wrong) and `[pid]`; `quiet` keeps the errors.
+        static func log(_ context: CommandContext, zone: CalendarZone?, quiet: Bool) -> OutputSink {
+            let pid = ProcessInfo.processInfo.processIdentifier
+            let clock = context.clock
+            return context.output.runLog(
+                stamp: {
+                    let now = Int64(clock.now.timeIntervalSince1970.rounded(.down))
+                    let time = zone.map { $0.iso8601(.instant(now)) }
+                        ?? ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(now)))
+                    return time + " [\(pid)] "
+                },
+                quiet: quiet)
+        }
+
+        /// A wrong option is dated like the rest of the log (the zone is not known yet: UTC).
+        static func failureOutput(_ context: CommandContext, _ arguments: [String]) -> OutputSink {
+            log(context, zone: nil, quiet: arguments.contains("--quiet"))
         }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext, output: OutputSink) throws(CommandFailure) -> ExitCode {
