@@ -49,14 +49,14 @@ extension Dictee {
                 x.map { Language.current == .french ? String(format: "%.1f", $0).replacingOccurrences(of: ".", with: ",") : String(format: "%.1f", $0) } ?? "-"
             }
             if s.asked == 0 {
-                output.line(tr("no text was asked of a language model yet (%ld served from the library)", s.libraryOnly))
+                output.line(tr("no text was asked of a language model yet (%ld taken from the library)", s.libraryOnly))
                 output.hint(tr("only 'dictee nightly' asks a model, when the config names one (see 'dictee privacy')"))
                 return .ok
             }
             output.line(tr("texts asked of the model:        %ld", s.asked))
             output.line(tr("accepted at the first attempt:   %@ (%ld)", percent(first), s.acceptedFirst))
             output.line(tr("attempts per accepted text:      %@", decimal(attempts)))
-            output.line(tr("served from the library instead: %@ (%ld)", percent(fallback), s.fallbacks))
+            output.line(tr("taken from the library instead:  %@ (%ld)", percent(fallback), s.fallbacks))
             output.line(tr("tokens per accepted text:        %@ (%ld prompt + %ld answer in all)", decimal(tokens), s.promptTokens, s.completionTokens))
             if !s.failedSteps.isEmpty {
                 output.line(tr("failed steps:                    %@", s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", ")))
@@ -65,7 +65,7 @@ extension Dictee {
             for r in s.failedRules.prefix(12) {
                 output.line(tr("failed rule %@: %ld", r.rule, r.count))
             }
-            output.line(tr("served from the library without a model: %ld", s.libraryOnly))
+            output.line(tr("taken from the library without a model: %ld", s.libraryOnly))
             return .ok
         }
     }
