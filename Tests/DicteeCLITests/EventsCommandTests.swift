@@ -160,7 +160,7 @@ struct ReviewCommandTests {
             readLine: { box.answers.isEmpty ? nil : box.answers.removeFirst() }, isInteractive: true)
         #expect(code == .ok)
         #expect(box.out.contains("[1/158]"))
-        #expect(box.out.contains("labeled 1: la fête des voisins"))
+        #expect(box.out.range(of: #"labeled [0-9]+: la fête des voisins \(fete, for the whole family; "#, options: .regularExpression) != nil)
         #expect(box.out.contains("rejected: never suggested again"))
         #expect(box.out.contains("1 labeled, 1 rejected"))
         #expect(!box.out.contains("title (this terminal only)"))
@@ -173,6 +173,45 @@ struct ReviewCommandTests {
             arguments: ["--state", state, "review", "--show-titles", "--tz", "Europe/Paris"], environment: [:],
             output: sink2, readLine: { titles.answers.isEmpty ? nil : titles.answers.removeFirst() }, isInteractive: true)
         #expect(titles.out.contains("title (this terminal only): "))
+    }
+
+    @Test("the nearest event to today comes first; with two children, whom the moment is for")
+    func nearestFirstAndForWhom() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-review-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let state = dir.appendingPathComponent("s.sqlite").path
+        for (name, gender, grade) in [("Léa", "f", "CE1"), ("Hugo", "m", "CM1")] {
+            #expect(runDictee(["--state", state, "child", "add", name, "--gender", gender, "--grade", grade]).code == .ok)
+        }
+        #expect(runDictee(["--state", state, "ingest", fixture("famille.ics"), "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"]).code == .ok)
+        let list = runDictee(["--state", state, "suggestions", "list", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        // The order review must follow, computed here from the listed occurrences' dates.
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-29T17:00:00Z")).timeIntervalSince1970
+        func distance(_ row: [String: Any]) -> Double {
+            let starts = (row["occurrences"] as? [[String: Any]] ?? []).compactMap { $0["start"] as? String }
+            let seconds = starts.compactMap { text -> Double? in
+                if let t = ISO8601DateFormatter().date(from: text) { return t.timeIntervalSince1970 }
+                let day = ISO8601DateFormatter(); day.formatOptions = [.withFullDate]; day.timeZone = TimeZone(identifier: "Europe/Paris")
+                return day.date(from: text)?.timeIntervalSince1970
+            }
+            return seconds.map { abs($0 - now) }.min() ?? .infinity
+        }
+        let nearest = try #require(rows.min { distance($0) != distance($1) ? distance($0) < distance($1) : ($0["id"] as! Int) < ($1["id"] as! Int) })
+        let nearestID = try #require(nearest["id"] as? Int)
+        #expect(nearestID != 1, "the fixture's first event is not its nearest; the order would not be tested")
+
+        final class Box: @unchecked Sendable { var out = ""; var answers: [String]; init(_ a: [String]) { answers = a } }
+        let box = Box(["l", "la fête des voisins", "Hugo", "l", "le dîner chez Mamie", "", "q"])
+        let code = DicteeCLI.run(
+            arguments: ["--state", state, "review", "--tz", "Europe/Paris"], environment: [:],
+            output: OutputSink(out: { box.out += $0 }, err: { box.out += $0 }),
+            clock: FixedClock(Date(timeIntervalSince1970: now)),
+            readLine: { box.answers.isEmpty ? nil : box.answers.removeFirst() }, isInteractive: true)
+        #expect(code == .ok)
+        #expect(box.out.components(separatedBy: "for whom? (Enter: the whole family; or first names, e.g. ").count - 1 == 2, "\(box.out)")
+        #expect(box.out.contains("labeled \(nearestID): la fête des voisins (fete, for Hugo; "), "\(box.out)")
+        #expect(box.out.contains(": le dîner chez Mamie (") && box.out.contains("for the whole family; "), "\(box.out)")
     }
 
     @Test("without a terminal, review points to the suggestions commands")

@@ -21,7 +21,11 @@ extension Dictee {
             let store = try StateOptions.open(context, create: false)
             let zone = try TimeOptions.storedZone(arguments, store, context)
             let pending: [Suggestion]
-            do { pending = try store.pendingSuggestions() } catch {
+            let family: [Child]
+            do {
+                pending = try store.pendingSuggestions()
+                family = try store.children()
+            } catch {
                 throw CommandFailure(error)
             }
             if pending.isEmpty {
@@ -29,7 +33,8 @@ extension Dictee {
                 return .ok
             }
             var labeled = 0, rejected = 0
-            for (k, suggestion) in pending.enumerated() {
+            let now = Int64(context.clock.now.timeIntervalSince1970.rounded(.down))
+            for (k, suggestion) in nearestFirst(pending, now: now, zone: zone).enumerated() {
                 output.line("")
                 output.line("[\(k + 1)/\(pending.count)] \(Suggestions.describe(suggestion, zone))")
                 if arguments.flags.contains("show-titles"), let title = title(of: suggestion, zone: zone) {
@@ -52,8 +57,21 @@ extension Dictee {
                             return .ok
                         }
                         if text.trimmingCharacters(in: .whitespaces).isEmpty { continue answer }
+                        // With several children, whose moment it is: the whole family unless
+                        // the parent names them (as --for does).
+                        var owners: String?
+                        if family.count > 1 {
+                            output.write(tr("for whom? (Enter: the whole family; or first names, e.g. %@):", family[0].firstName) + " ")
+                            guard let names = context.readLine() else {
+                                output.line("")
+                                output.line(tally(labeled, rejected))
+                                return .ok
+                            }
+                            let trimmed = names.trimmingCharacters(in: .whitespaces)
+                            owners = trimmed.isEmpty ? nil : trimmed
+                        }
                         do {
-                            _ = try Suggestions.label(id: suggestion.id, text: text, store: store, context: context)
+                            _ = try Suggestions.label(id: suggestion.id, text: text, for: owners, store: store, context: context)
                             labeled += 1
                             break answer
                         } catch {
@@ -80,6 +98,21 @@ extension Dictee {
             }
             output.line(tally(labeled, rejected))
             return .ok
+        }
+
+        /// The events in the order a parent reviews them: the one whose nearest occurrence is
+        /// closest to `now` first (this week's before the ones two years back), then by id.
+        /// - Parameters:
+        ///   - pending: the suggestions waiting for a label.
+        ///   - now: seconds since 1970.
+        ///   - zone: the zone that places floating and all-day times.
+        static func nearestFirst(_ pending: [Suggestion], now: Int64, zone: CalendarZone) -> [Suggestion] {
+            func distance(_ s: Suggestion) -> Int64 {
+                s.occurrences.map { abs(zone.seconds(of: $0.start) - now) }.min() ?? .max
+            }
+            return pending.map { ($0, distance($0)) }
+                .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.id < $1.0.id }
+                .map(\.0)
         }
 
         /// What the parent answered to the prompt, by its first letter in the current language:
