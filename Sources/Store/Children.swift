@@ -106,6 +106,25 @@ extension StateStore {
         }
     }
 
+    /// How many calendar events the privacy filter read as about child `id` by its first name
+    /// `name`: the child's own moments from a whitelist form (the title named the child, or its
+    /// grade: the state keeps no title to tell), and the moments whose phrase names it
+    /// ("l'anniversaire de Léa"). A parent's label keeps its children (`--for`). After a rename,
+    /// a title that still says the old name is read from the next ingest as someone else's.
+    /// - Returns: the number of distinct events (VEVENT references), not occurrences.
+    public func eventsReadByName(childID id: Int64, name: String) throws(StateError) -> Int {
+        try run {
+            var events: Set<String> = []
+            for row in try db.query("SELECT event_ref, rule, first_name, children FROM occurrences WHERE decision = 'moment'") {
+                let rule = try row.optionalString("rule"), children = Self.ids(try row.string("children"))
+                let phraseName = try row.optionalString("first_name") ?? ""
+                let own = rule != "label" && children.contains(id)
+                if own || Self.mentions(phraseName, name) { events.insert(try row.string("event_ref")) }
+            }
+            return events.count
+        }
+    }
+
     /// Erases every row about a child, in one transaction: the child, its dictations (any status)
     /// with every row that refers to them (found from the schema: each table with a
     /// `dictation_id` or `child_id` column), the stored moments that name it or belong to it

@@ -95,6 +95,34 @@ import Testing
         #expect(notAName.code == .usage)
     }
 
+    @Test func renameWarnsAboutTheEventsWhoseTitleSaysTheOldName() throws {
+        let (dir, state, _, _) = try Self.family()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let now = ["--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"]
+        #expect(runDictee(["--state", state, "ingest", fixture("famille.ics")] + now).code == .ok)
+        func judoOwners() throws -> Set<String> {
+            let store = try StateStore(path: state)
+            return Set(try store.moments().filter { $0.basePhrase == "le cours de judo" }.map { $0.children.map(String.init).joined(separator: ",") })
+        }
+        let hugo = try #require(try StateStore(path: state).children().first { $0.firstName == "Hugo" }?.id)
+        let owners = try judoOwners()
+        #expect(owners.contains("\(hugo)"), "the fixture's 'Judo Hugo': \(owners)")
+        let store = try StateStore(path: state)
+        let readByName = try store.eventsReadByName(childID: hugo, name: "Hugo")
+        #expect(readByName >= 1)
+        let r = runDictee(["--state", state, "child", "rename", "Hugo", "Hugues"])
+        #expect(r.code == .ok)
+        #expect(r.stderr.contains("warning: \(readByName) calendar event") && r.stderr.contains(" Hugues's own moment")
+                && r.stderr.contains("from the next ingest, a title that still says 'Hugo' is no longer read as this child's"), "\(r.stderr)")
+        #expect(r.stderr.contains("'dictee child rename Hugues Hugo' to undo"))
+        // What the warning says happens.
+        #expect(runDictee(["--state", state, "ingest", fixture("famille.ics")] + now).code == .ok)
+        let after = try judoOwners()
+        #expect(!after.contains("\(hugo)") && after.contains(""), "'Judo Hugo' is the family's now: \(after)")
+        let fr = runDictee(["--state", state, "child", "rename", "Léa", "Léonie"], environment: Self.french)
+        #expect(fr.code == .ok && fr.stderr.contains("attention : ") && fr.stderr.contains("un titre qui dit encore 'Léa' ne sera plus lu comme le sien"), "Léa's piano says Léa: \(fr.stderr)")
+    }
+
     @Test func removeAsksOnATerminalAndNeedsYesElsewhere() throws {
         let (dir, state, lea, ready) = try Self.family()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -132,8 +132,9 @@ extension Dictee {
             let store = try StateOptions.open(context, create: false)
             let child = try find(names[0], store)
             let newName = try firstName(names[1])
-            let retired: Int
+            let retired: Int, namedByTitle: Int
             do {
+                namedByTitle = try store.eventsReadByName(childID: child.id ?? 0, name: child.firstName)
                 retired = try store.renameChild(id: child.id ?? 0, to: newName)
             } catch {
                 throw failure(error)
@@ -145,6 +146,14 @@ extension Dictee {
                     : tr("%ld ready dictations with the old name were set aside; new ones are planned with the new name", retired))
             }
             context.output.line(tr("dictations already served keep the name they were written with"))
+            if namedByTitle > 0 {
+                // The calendar may still say the old name: from the next ingest such a title is
+                // no longer read as this child's ("Judo Hugo" becomes the family's).
+                context.output.warning(Language.current.isSingular(namedByTitle)
+                    ? tr("%ld calendar event is %@'s own moment or names the child; from the next ingest, a title that still says '%@' is no longer read as this child's", namedByTitle, newName, child.firstName)
+                    : tr("%ld calendar events are %@'s own moments or name the child; from the next ingest, a title that still says '%@' is no longer read as this child's", namedByTitle, newName, child.firstName))
+                context.output.hint(tr("rename those events in the calendar, or run 'dictee child rename %@ %@' to undo", newName, child.firstName))
+            }
             return .ok
         }
 
