@@ -137,7 +137,10 @@ extension Language {
         formatter.timeZone = calendar.timeZone
         formatter.locale = locale
         pattern(formatter)
-        return formatter.string(from: date)
+        let text = formatter.string(from: date)
+        // French writes the first of the month as an ordinal: "mardi 1er décembre", "mar. 1er déc.".
+        guard self == .french, day.day == 1 else { return text }
+        return text.replacingOccurrences(of: #"(^|\s)1(\s)"#, with: "$11er$2", options: .regularExpression)
     }
 
     /// Whether a count takes the singular: English for 1 only, French for 0 and 1 ("0 enfant").

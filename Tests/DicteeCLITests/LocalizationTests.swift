@@ -148,6 +148,15 @@ import DicteeTestSupport
         #expect(Language.english.shortDay(day) == "Sun 29 Nov")
         #expect(Language.french.shortWeekday(day) == "dim.")
         #expect(Language.english.shortWeekday(CalendarDate(year: 2026, month: 11, day: 28)) == "Sat")
+        // The first of the month is an ordinal in French, and only the day is touched.
+        let first = CalendarDate(year: 2026, month: 12, day: 1)
+        #expect(Language.french.shortDay(first) == "mar. 1er déc.")
+        #expect(Language.french.longDay(first) == "mardi 1er décembre 2026")
+        #expect(Language.french.longDay(first, withYear: false) == "mardi 1er décembre")
+        #expect(Language.french.shortDay(CalendarDate(year: 2031, month: 1, day: 1), withYear: true) == "mer. 1er janv. 2031")
+        #expect(Language.french.longDay(CalendarDate(year: 2026, month: 12, day: 11)) == "vendredi 11 décembre 2026")
+        #expect(Language.english.longDay(first) == "Tuesday 1 December 2026")
+        #expect(Language.english.shortDay(day, withYear: true) == "Sun 29 Nov 2026")
     }
 
     @Test func aMissingFrenchKeyFallsBackToEnglishAndIsRecorded() {
