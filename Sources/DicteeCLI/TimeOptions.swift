@@ -35,6 +35,17 @@ enum TimeOptions {
         }
     }
 
+    /// The zone a log is dated in when `--tz` is wrong or not read yet: `TZ` when it names an
+    /// IANA zone, else the system zone, else `nil` (then UTC); never warns.
+    static func machineZone(_ context: CommandContext) -> CalendarZone? {
+        if var tz = context.environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
+            if let zone = try? CalendarZone(identifier: tz) { return zone }
+        }
+        return try? CalendarZone(identifier: systemZoneName())
+    }
+
     /// The zone and "now" of a command.
     /// - Throws: a usage failure (64) naming the option.
     static func resolve(_ arguments: ParsedArguments, _ context: CommandContext) throws(CommandFailure)

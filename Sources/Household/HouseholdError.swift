@@ -45,7 +45,7 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
         case .config(let error): error.description
         case .cannotWrite(let error): error.description
         case .lockHeld(let holder, let lock):
-            tr("another 'dictee nightly' is running (%@); lock: %@", holder.isEmpty ? tr("holder unknown") : holder, lock)
+            tr("another 'dictee nightly' is running (%@); lock: %@", Self.describeHolder(holder), lock)
         case .lexiconMissing: tr("the Lexique 3.83 table is not installed (Data/lexique-3.83.bin)")
         case .validatorUnavailable(let reason): reason
         case .grammarCheckFailing(let moments):
@@ -56,5 +56,16 @@ public enum HouseholdError: Error, Sendable, Equatable, CustomStringConvertible 
         case .password(let path, let reason): tr("%@: cannot read the CalDAV password (%@)", path, reason)
         case .noPassword(let user, let host): tr("no CalDAV password found for user %@ on %@: nothing was sent", TerminalText.sanitized(user), host)
         }
+    }
+}
+
+extension HouseholdError {
+    /// The lock file's "pid 123, started 2026-12-03T10:09:56Z" in the run's language; any other
+    /// content as it is, none as "holder unknown".
+    static func describeHolder(_ holder: String) -> String {
+        guard !holder.isEmpty else { return tr("holder unknown") }
+        let parts = holder.split(separator: " ")
+        guard parts.count == 4, parts[0] == "pid", parts[1].hasSuffix(","), parts[2] == "started" else { return holder }
+        return tr("pid %@, started %@", String(parts[1].dropLast()), String(parts[3]))
     }
 }

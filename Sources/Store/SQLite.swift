@@ -290,8 +290,8 @@ final class Database {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let status = sqlite3_open_v2(path, &connection, flags, nil)
         guard status == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) }
-                ?? String(cString: sqlite3_errstr(status))
+            let message = Self.localized(connection.map { String(cString: sqlite3_errmsg($0)) }
+                ?? String(cString: sqlite3_errstr(status)))
             sqlite3_close_v2(connection)
             if Self.meansUnwritable(status) { throw StoreError.unwritable(path: path, message: message) }
             throw StoreError.open(path: path, message: message)
@@ -519,7 +519,7 @@ final class Database {
     /// The error for a failed call, with SQLite's message for this connection.
     private func error(_ status: Int32, sql: String) -> StoreError {
         if status & 0xff == SQLITE_BUSY { return .locked(path: path) }
-        let message = String(cString: sqlite3_errmsg(handle))
+        let message = Self.localized(String(cString: sqlite3_errmsg(handle)))
         let code = sqlite3_extended_errcode(handle)
         return .sqlite(path: path, code: code, message: message, sql: sql)
     }
@@ -602,6 +602,32 @@ final class Database {
         {
             return systemReason(Int32(underlying.code))
         }
+        if nsError.domain == NSCocoaErrorDomain {
+            switch CocoaError.Code(rawValue: nsError.code) {
+            case .fileWriteFileExists: return tr("a file with this name already exists")
+            case .fileNoSuchFile, .fileReadNoSuchFile: return systemReason(ENOENT)
+            case .fileWriteNoPermission, .fileReadNoPermission: return systemReason(EACCES)
+            case .fileWriteOutOfSpace: return systemReason(ENOSPC)
+            case .fileWriteVolumeReadOnly: return systemReason(EROFS)
+            default: break
+            }
+        }
         return nsError.localizedDescription.lowercased()
+    }
+
+    /// SQLite's message in the run's language when it is one of SQLite's generic texts for the
+    /// errors a family meets (a path that is no database, a folder that cannot be written, a full
+    /// disk, a damaged file, sqlite3_errstr); any other message as SQLite wrote it.
+    static func localized(_ message: String) -> String {
+        switch message {
+        case "unable to open database file": tr("unable to open database file")
+        case "file is not a database": tr("file is not a database")
+        case "attempt to write a readonly database": tr("attempt to write a readonly database")
+        case "database or disk is full": tr("database or disk is full")
+        case "database disk image is malformed": tr("database disk image is malformed")
+        case "disk I/O error": tr("disk I/O error")
+        case "access permission denied": tr("access permission denied")
+        default: message
+        }
     }
 }

@@ -202,14 +202,16 @@ struct ReviewCommandTests {
         #expect(nearestID != 1, "the fixture's first event is not its nearest; the order would not be tested")
 
         final class Box: @unchecked Sendable { var out = ""; var answers: [String]; init(_ a: [String]) { answers = a } }
-        let box = Box(["l", "la fête des voisins", "Hugo", "l", "le dîner chez Mamie", "", "q"])
+        let box = Box(["l", "la fête des voisins", "Hugi", "Hugo", "l", "le dîner chez Mamie", "", "q"])
         let code = DicteeCLI.run(
             arguments: ["--state", state, "review", "--tz", "Europe/Paris"], environment: [:],
             output: OutputSink(out: { box.out += $0 }, err: { box.out += $0 }),
             clock: FixedClock(Date(timeIntervalSince1970: now)),
             readLine: { box.answers.isEmpty ? nil : box.answers.removeFirst() }, isInteractive: true)
         #expect(code == .ok)
-        #expect(box.out.components(separatedBy: "for whom? (Enter: the whole family; or first names, e.g. ").count - 1 == 2, "\(box.out)")
+        #expect(box.out.components(separatedBy: "for whom? (Enter: the whole family; or first names separated by commas, e.g. ").count - 1 == 3, "\(box.out)")
+        // A typo is named with the nearest first name, and the question asked again.
+        #expect(box.out.contains("error: no child named 'Hugi'\nhint: did you mean 'Hugo'?\n"), "\(box.out)")
         #expect(box.out.contains("labeled \(nearestID): la fête des voisins (fete, for Hugo; "), "\(box.out)")
         #expect(box.out.contains(": le dîner chez Mamie (") && box.out.contains("for the whole family; "), "\(box.out)")
     }

@@ -68,7 +68,11 @@ import DicteeTestSupport
         // flock locks belong to the open file description: the in-process run opens its own.
         let r = runDictee(["--state", state, "nightly"] + Self.now, environment: env)
         #expect(r.code == .temporaryFailure)
-        #expect(r.stderr.contains("pid 4242") && r.stdout.isEmpty)
+        #expect(r.stderr.contains("(pid 4242, started 2026-11-29T01:00:00Z)") && r.stdout.isEmpty, "\(r.stderr)")
+        var french = env
+        french["LANG"] = "fr_FR.UTF-8"
+        let fr = runDictee(["--state", state, "nightly"] + Self.now, environment: french)
+        #expect(fr.code == .temporaryFailure && fr.stderr.contains("(pid 4242, lancé le 2026-11-29T01:00:00Z)"), "\(fr.stderr)")
         flock(fd, LOCK_UN)
         #expect(runDictee(["--state", state, "nightly"] + Self.now, environment: env).code == .ok)
     }

@@ -132,6 +132,10 @@ extension Dictee {
             let store = try StateOptions.open(context, create: false)
             let child = try find(names[0], store)
             let newName = try firstName(names[1])
+            guard newName != child.firstName else {
+                context.output.line(tr("%@ already has this first name; nothing changed", child.firstName))
+                return .ok
+            }
             let retired: Int, namedByTitle: Int
             do {
                 namedByTitle = try store.eventsReadByName(childID: child.id ?? 0, name: child.firstName)
@@ -146,13 +150,13 @@ extension Dictee {
                     : tr("%ld ready dictations with the old name were set aside; new ones are planned with the new name", retired))
             }
             context.output.line(tr("dictations already served keep the name they were written with"))
-            if namedByTitle > 0 {
-                // The calendar may still say the old name: from the next ingest such a title is
-                // no longer read as this child's ("Judo Hugo" becomes the family's).
-                context.output.warning(Language.current.isSingular(namedByTitle)
-                    ? tr("%ld calendar event is %@'s own moment or names the child; from the next ingest, a title that still says '%@' is no longer read as this child's", namedByTitle, newName, child.firstName)
-                    : tr("%ld calendar events are %@'s own moments or name the child; from the next ingest, a title that still says '%@' is no longer read as this child's", namedByTitle, newName, child.firstName))
-                context.output.hint(tr("rename those events in the calendar, or run 'dictee child rename %@ %@' to undo", newName, child.firstName))
+            // The calendar may still say the old name: from the next ingest such a title is no
+            // longer read as this child's ("Judo Hugo" becomes the family's). The state keeps no
+            // title, so this is said when the child has moments read from titles at all; a change
+            // of accents or case only is read as before (names are matched folded).
+            if namedByTitle > 0, LooseMatch.fold(newName) != LooseMatch.fold(child.firstName) {
+                context.output.warning(tr("if titles in the calendar say '%@' (e.g. \"Judo %@\"), rename them there too: from the next ingest such a title is no longer read as %@'s", child.firstName, child.firstName, newName))
+                context.output.hint(tr("to undo: dictee child rename %@ %@", newName, child.firstName))
             }
             return .ok
         }

@@ -26,7 +26,8 @@ extension Dictee {
             // The run log: every line dated (the wall clock, in the run's zone, else UTC) with the
             // pid, so that a cron log of many nights tells which night said what; --quiet keeps
             // the errors only. A failure is printed here, dated like the rest.
-            let output = log(context, zone: try? TimeOptions.zone(arguments, context), quiet: arguments.flags.contains("quiet"))
+            let zone = (try? TimeOptions.zone(arguments, context)) ?? TimeOptions.machineZone(context)
+            let output = log(context, zone: zone, quiet: arguments.flags.contains("quiet"))
             do {
                 return try run(arguments, context, output: output)
             } catch {
@@ -37,7 +38,7 @@ extension Dictee {
         }
 
         /// The run log's sink: each line starts with the clock's time in ISO 8601 (in `zone`, or
-        /// UTC when no zone is known, e.g. `--tz` is wrong) and `[pid]`; `quiet` keeps the errors.
+        /// UTC when no zone is known) and `[pid]`; `quiet` keeps the errors.
         static func log(_ context: CommandContext, zone: CalendarZone?, quiet: Bool) -> OutputSink {
             let pid = ProcessInfo.processInfo.processIdentifier
             let clock = context.clock
@@ -51,9 +52,10 @@ extension Dictee {
                 quiet: quiet)
         }
 
-        /// A wrong option is dated like the rest of the log (the zone is not known yet: UTC).
+        /// A wrong option is dated like the rest of the log, in the machine's zone (`--tz` is
+        /// not read yet).
         static func failureOutput(_ context: CommandContext, _ arguments: [String]) -> OutputSink {
-            log(context, zone: nil, quiet: arguments.contains("--quiet"))
+            log(context, zone: TimeOptions.machineZone(context), quiet: arguments.contains("--quiet"))
         }
 
         static func run(_ arguments: ParsedArguments, _ context: CommandContext, output: OutputSink) throws(CommandFailure) -> ExitCode {

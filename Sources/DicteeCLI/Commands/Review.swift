@@ -60,15 +60,25 @@ extension Dictee {
                         // With several children, whose moment it is: the whole family unless
                         // the parent names them (as --for does).
                         var owners: String?
-                        if family.count > 1 {
-                            output.write(tr("for whom? (Enter: the whole family; or first names, e.g. %@):", family[0].firstName) + " ")
-                            guard let names = context.readLine() else {
+                        forWhom: while family.count > 1 {
+                            output.write(tr("for whom? (Enter: the whole family; or first names separated by commas, e.g. %@):", family[0].firstName) + " ")
+                            guard let answer = context.readLine() else {
                                 output.line("")
                                 output.line(tally(labeled, rejected))
                                 return .ok
                             }
-                            let trimmed = names.trimmingCharacters(in: .whitespaces)
-                            owners = trimmed.isEmpty ? nil : trimmed
+                            let names = answer.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                            do {
+                                // Each name found as every command finds a child; a typo is
+                                // named, with the nearest first name, and asked again.
+                                for name in names { _ = try ChildCommand.find(name, store) }
+                            } catch {
+                                output.error(error.message)
+                                if let hint = error.hint { output.hint(hint) }
+                                continue forWhom
+                            }
+                            owners = names.isEmpty ? nil : names.joined(separator: ",")
+                            break forWhom
                         }
                         do {
                             _ = try Suggestions.label(id: suggestion.id, text: text, for: owners, store: store, context: context)
