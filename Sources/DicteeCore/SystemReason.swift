@@ -1,22 +1,23 @@
 import Foundation
 
 /// The system's reason for a failed call, `errno` as the family reads it: the common file and
-/// disk errors in the interface's language ("permission refusée" / "permission denied"), any
-/// other as C's `strerror` gives it, in lower case (errno(3), POSIX.1-2017).
+/// disk errors in the interface's language ("permission refusée" / "permission denied"; the
+/// English text is glibc's `strerror` text, lower case), any other as `strerror` gives it
+/// (errno(3), POSIX.1-2017).
 /// - Parameter code: an `errno` value, e.g. `EACCES`.
 /// - Returns: a lower-case phrase without a final period.
 public func systemReason(_ code: Int32) -> String {
     switch code {
-    case ENOENT: return tr("no such file or folder")
-    case ENOTDIR: return tr("a part of the path is not a folder")
+    case ENOENT: return tr("no such file or directory")
+    case ENOTDIR: return tr("not a directory")
     case EACCES, EPERM: return tr("permission denied")
     case EROFS: return tr("read-only file system")
-    case ENOSPC: return tr("no space left on the disk")
+    case ENOSPC: return tr("no space left on device")
     case EDQUOT: return tr("disk quota exceeded")
     case EISDIR: return tr("is a directory")
     case ENAMETOOLONG: return tr("file name too long")
     case EIO: return tr("input/output error")
-    case EEXIST: return tr("already exists")
+    case EEXIST: return tr("file exists")
     default: return String(cString: strerror(code)).lowercased()
     }
 }

@@ -11,7 +11,7 @@ public enum SourceSetup {
     public static func unreadablePath(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            return errno == ENOTDIR ? tr("no such file or folder") : systemReason(errno)
+            return errno == ENOENT || errno == ENOTDIR ? tr("no such file or folder") : systemReason(errno)
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return access(path, R_OK) == 0 ? nil : tr("not readable (permissions?)")
