@@ -272,7 +272,7 @@ final class Database {
                 attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError.unwritable(
-                path: path, message: tr("cannot create the parent folder (%@)", Self.reason(error)))
+                path: path, message: tr("cannot create the parent directory (%@)", Self.reason(error)))
         }
         if let problem = LocalPath.notARegularFile(path) {
             // SQLite would open /dev/null and write its journal beside it.
