@@ -468,10 +468,12 @@ public struct Library: Sendable {
             }
             let library = try Library(parsing: source, file: file)
             for t in library.texts {
-                let line = Self.line(of: t.id, in: source)
-                guard ids.insert(t.id).inserted else { throw LibraryError.duplicateID(t.id, file: file, line: line) }
+                // The line is looked up only for an error: finding it splits the whole file.
+                guard ids.insert(t.id).inserted else {
+                    throw LibraryError.duplicateID(t.id, file: file, line: Self.line(of: t.id, in: source))
+                }
                 if let kind = t.kinds.sorted().first(where: { !known.contains($0) }) {
-                    throw LibraryError.unknownKind(kind, file: file, line: line)
+                    throw LibraryError.unknownKind(kind, file: file, line: Self.line(of: t.id, in: source))
                 }
             }
             texts += library.texts

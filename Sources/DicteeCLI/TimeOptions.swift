@@ -19,9 +19,7 @@ enum TimeOptions {
                 throw UsageError(description: tr("%@: %@", "--tz", "\(error)"))
             }
         }
-        if var tz = context.environment["TZ"], !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
+        if let tz = tzVariableName(context) {
             if let zone = try? CalendarZone(identifier: tz) { return zone }
             // A POSIX rule such as "UTC0" or "CET-1CEST" names no IANA zone: use the system's.
             context.output.warning(
@@ -38,12 +36,19 @@ enum TimeOptions {
     /// The zone a log is dated in when `--tz` is wrong or not read yet: `TZ` when it names an
     /// IANA zone, else the system zone, else `nil` (then UTC); never warns.
     static func machineZone(_ context: CommandContext) -> CalendarZone? {
-        if var tz = context.environment["TZ"], !tz.isEmpty {
-            if tz.hasPrefix(":") { tz.removeFirst() }
-            if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
-            if let zone = try? CalendarZone(identifier: tz) { return zone }
-        }
+        if let tz = tzVariableName(context), let zone = try? CalendarZone(identifier: tz) { return zone }
         return try? CalendarZone(identifier: systemZoneName())
+    }
+
+    /// The zone name the `TZ` variable gives, as glibc reads it (tzset(3)): a leading ':' dropped,
+    /// and a file path under a `zoneinfo/` folder reduced to the name after it
+    /// (":/usr/share/zoneinfo/Europe/Paris" → "Europe/Paris"); `nil` when `TZ` is unset or empty.
+    /// The name may still be a POSIX rule ("CET-1CEST") that names no IANA zone.
+    private static func tzVariableName(_ context: CommandContext) -> String? {
+        guard var tz = context.environment["TZ"], !tz.isEmpty else { return nil }
+        if tz.hasPrefix(":") { tz.removeFirst() }
+        if let r = tz.range(of: "zoneinfo/") { tz = String(tz[r.upperBound...]) }
+        return tz
     }
 
     /// The zone and "now" of a command.
