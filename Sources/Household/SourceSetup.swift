@@ -1,5 +1,6 @@
 import DicteeCore
 import Foundation
+import Ingest
 import Web
 
 /// Checks a calendar source before it is added to the configuration (`dictee source add`,
@@ -18,6 +19,20 @@ public enum SourceSetup {
         case S_IFDIR: return access(path, R_OK | X_OK) == 0 ? nil : tr("a folder that cannot be read (permissions?)")
         default: return tr("not a regular file or folder")
         }
+    }
+
+    /// Reads a calendar file once, as `ingest` reads it (`CalendarReader`, so what `ingest`
+    /// accepts is accepted here: a VCALENDAR anywhere in the file, or bare VEVENTs).
+    /// - Parameter path: a readable regular file (`unreadablePath` returned `nil`).
+    /// - Returns: how many VEVENT components it holds (a count, never their text).
+    /// - Throws: the reader's `IngestError` (`.notACalendar`, `.unreadableFile`), which names the
+    ///   file; nothing is kept.
+    public static func checkFile(_ path: String) throws(IngestError) -> Int {
+        // The zone only places floating times; any zone tzdata has will do for a count.
+        let zone = try CalendarZone(identifier: "UTC")
+        let result = CalendarReader(zone: zone, window: ReadWindow.around(now: Date(), zone: zone)).read(paths: [path])
+        if let error = result.fileErrors.first { throw error }
+        return result.eventCount
     }
 
     /// Fetches a subscription once.

@@ -237,9 +237,9 @@ struct ConfigTests {
         let relative = String(repeating: "../", count: depth) + String(calendar.dropFirst())
         let added = box.run(["source", "add", relative])
         #expect(added.code == .ok)
-        #expect(added.stdout == "added source 1: \(calendar)\n")
+        #expect(added.stdout == "\(calendar) is a calendar of 0 events\nadded source 1: \(calendar)\n")
         let second = try box.file("école.ics")
-        #expect(box.run(["source", "add", second]).stdout == "added source 2: \(second)\n")
+        #expect(box.run(["source", "add", second]).stdout == "\(second) is a calendar of 0 events\nadded source 2: \(second)\n")
 
         let list = box.run(["source", "list"])
         #expect(list.code == .ok)
@@ -274,13 +274,38 @@ struct ConfigTests {
         #expect(box.run(["source", "add", calendar]).code == .ok)
         let again = box.run(["source", "add", box.folder + "/./sub/../famille.ics"])
         #expect(again.code == .ok)
-        #expect(again.stdout == "already added as source 1: \(calendar)\n")
+        #expect(again.stdout.hasSuffix("\nalready added as source 1: \(calendar)\n"), "\(again.stdout)")
         let folder = box.run(["source", "add", box.folder])
         #expect(folder.code == .ok, "\(folder.stderr)")
         #expect(try Config.load(path: box.config).sources == [.path(calendar), .path(box.folder)])
         let list = try json(box.run(["source", "list", "--json"]).stdout)
         let kinds = (list["sources"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
         #expect(kinds == ["file", "folder"])
+    }
+
+    @Test("source add: a file that is not a calendar (a saved sign-in page, a note) is exit 65 naming it, as ingest reads it; a calendar's events are counted")
+    func sourceAddReadsTheFileAsIngestDoes() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        let page = box.folder + "/agenda.ics"
+        try Data("<!DOCTYPE html>\n<html><body>Connexion</body></html>\n".utf8).write(to: URL(fileURLWithPath: page))
+        let refused = box.run(["source", "add", page])
+        #expect(refused.code == .dataError)
+        #expect(refused.stderr.hasPrefix("error: \(page): not an iCalendar file (no readable VCALENDAR or VEVENT)\nhint: "), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: box.config), "nothing saved after a refusal")
+        let french = box.run(["source", "add", page], extra: ["LANG": "fr_FR.UTF-8"])
+        #expect(french.code == .dataError && french.stderr.hasPrefix("erreur : \(page): pas un fichier iCalendar"), "\(french.stderr)")
+
+        // What ingest accepts is accepted: bare VEVENTs without a VCALENDAR around them.
+        let bare = box.folder + "/bare.ics"
+        try Data("BEGIN:VEVENT\r\nUID:a@example.org\r\nDTSTART:20261128T100000Z\r\nSUMMARY:Piscine\r\nEND:VEVENT\r\n".utf8)
+            .write(to: URL(fileURLWithPath: bare))
+        let one = box.run(["source", "add", bare])
+        #expect(one.code == .ok, "\(one.stderr)")
+        #expect(one.stdout == "\(bare) is a calendar of 1 event\nadded source 1: \(bare)\n")
+        let family = box.run(["source", "add", fixture("famille.ics")], extra: ["LANG": "fr_FR.UTF-8"])
+        #expect(family.stdout.hasPrefix("\(fixture("famille.ics")) est un agenda de 456 événements\n"), "\(family.stdout)")
+        #expect(try Config.load(path: box.config).sources == [.path(bare), .path(fixture("famille.ics"))])
     }
 
     @Test("source list with no source: a sentence and a hint")

@@ -198,9 +198,21 @@ extension Dictee {
                 throw CommandFailure(.usage, tr("--user and --password-file go with 'dictee source add caldav URL'"))
             }
             let file = LocalPath.absolute(rest[0])
+            let whatToGive = tr("give an exported .ics file, a folder of .ics files, an https:// address, or 'caldav URL --user NAME'")
             if let problem = SourceSetup.unreadablePath(file) {
-                throw CommandFailure(.dataError, "\(file): \(problem)",
-                                     hint: tr("give an exported .ics file, a folder of .ics files, an https:// address, or 'caldav URL --user NAME'"))
+                throw CommandFailure(.dataError, "\(file): \(problem)", hint: whatToGive)
+            }
+            // A folder (vdir) may be empty until vdirsyncer fills it; a file must be a calendar now.
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue {
+                do {
+                    let events = try SourceSetup.checkFile(file)
+                    output.line(Language.current.isSingular(events)
+                        ? tr("%@ is a calendar of %ld event", file, events)
+                        : tr("%@ is a calendar of %ld events", file, events))
+                } catch {
+                    throw CommandFailure(.dataError, error.description, hint: whatToGive)
+                }
             }
             return .path(file)
         }
