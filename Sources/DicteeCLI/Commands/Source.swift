@@ -1,6 +1,7 @@
 import DicteeCore
 import Foundation
 import Household
+import Ingest
 import Store
 import Web
 
@@ -205,12 +206,16 @@ extension Dictee {
             // A folder (vdir) may be empty until vdirsyncer fills it; a file must be a calendar now.
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue {
-                do {
-                    let events = try SourceSetup.checkFile(file)
+                // libical prints its own debugging notes on stderr; the reader reports what matters.
+                let checked = StandardError.silenced {
+                    Result { () throws(IngestError) -> Int in try SourceSetup.checkFile(file) }
+                }
+                switch checked {
+                case .success(let events):
                     output.line(Language.current.isSingular(events)
                         ? tr("%@ is a calendar of %ld event", file, events)
                         : tr("%@ is a calendar of %ld events", file, events))
-                } catch {
+                case .failure(let error):
                     throw CommandFailure(.dataError, error.description, hint: whatToGive)
                 }
             }
