@@ -21,13 +21,18 @@ public enum SourceSetup {
         }
     }
 
-    /// Reads a calendar file once, as `ingest` reads it (`CalendarReader`, so what `ingest`
-    /// accepts is accepted here: a VCALENDAR anywhere in the file, or bare VEVENTs).
-    /// - Parameter path: a readable regular file (`unreadablePath` returned `nil`).
-    /// - Returns: how many VEVENT components it holds (a count, never their text).
+    /// Checks a local source once, after `unreadablePath`: a folder (vdir) is kept as it is, since
+    /// vdirsyncer may fill it later; a file is read as `ingest` reads it (`CalendarReader`, so
+    /// what `ingest` accepts is accepted here: a VCALENDAR anywhere in the file, or bare VEVENTs).
+    /// libical may print its own notes on stderr meanwhile: the caller silences it.
+    /// - Parameter path: a readable regular file or folder (`unreadablePath` returned `nil`).
+    /// - Returns: how many VEVENT components the file holds (a count, never their text), or `nil`
+    ///   for a folder.
     /// - Throws: the reader's `IngestError` (`.notACalendar`, `.unreadableFile`), which names the
     ///   file; nothing is kept.
-    public static func checkFile(_ path: String) throws(IngestError) -> Int {
+    public static func checkLocal(_ path: String) throws(IngestError) -> Int? {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return nil }
         // The zone only places floating times; any zone tzdata has will do for a count.
         let zone = try CalendarZone(identifier: "UTC")
         let result = CalendarReader(zone: zone, window: ReadWindow.around(now: Date(), zone: zone)).read(paths: [path])

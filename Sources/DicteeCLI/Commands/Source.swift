@@ -203,21 +203,19 @@ extension Dictee {
             if let problem = SourceSetup.unreadablePath(file) {
                 throw CommandFailure(.dataError, "\(file): \(problem)", hint: whatToGive)
             }
-            // A folder (vdir) may be empty until vdirsyncer fills it; a file must be a calendar now.
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue {
-                // libical prints its own debugging notes on stderr; the reader reports what matters.
-                let checked = StandardError.silenced {
-                    Result { () throws(IngestError) -> Int in try SourceSetup.checkFile(file) }
-                }
-                switch checked {
-                case .success(let events):
-                    output.line(Language.current.isSingular(events)
-                        ? tr("%@ is a calendar of %ld event", file, events)
-                        : tr("%@ is a calendar of %ld events", file, events))
-                case .failure(let error):
-                    throw CommandFailure(.dataError, error.description, hint: whatToGive)
-                }
+            // libical prints its own debugging notes on stderr; the reader reports what matters.
+            let checked = StandardError.silenced {
+                Result { () throws(IngestError) -> Int? in try SourceSetup.checkLocal(file) }
+            }
+            switch checked {
+            case .success(nil):
+                break
+            case .success(let events?):
+                output.line(Language.current.isSingular(events)
+                    ? tr("%@ is a calendar of %ld event", file, events)
+                    : tr("%@ is a calendar of %ld events", file, events))
+            case .failure(let error):
+                throw CommandFailure(.dataError, error.description, hint: whatToGive)
             }
             return .path(file)
         }
