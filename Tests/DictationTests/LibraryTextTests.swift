@@ -140,6 +140,30 @@ import PrivacyFilter
         #expect(expected.description.hasPrefix("bad.txt:"))
     }
 
+    /// Across the grade files (`library check --dir`): an id used twice and a kind no phrase has
+    /// are named with the file and the line of the text's `===` header.
+    @Test func bundledErrorsAcrossFilesNameFileAndLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-library-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func text(_ id: String, grade: String, fits: String) -> String {
+            "=== \(id)\ngrade: \(grade)\nskills: majuscule_ponctuation\nfits: \(fits)\ntime: any\n{Prenom} aime {moment}.\n\n"
+        }
+        try (text("cp-a", grade: "CP", fits: "sortie") + text("cp-b", grade: "CP", fits: "sortie"))
+            .write(to: dir.appendingPathComponent("cp.txt"), atomically: true, encoding: .utf8)
+        try ("# commentaire\n\n" + text("ce1-a", grade: "CE1", fits: "sortie") + text("cp-b", grade: "CE1", fits: "sortie"))
+            .write(to: dir.appendingPathComponent("ce1.txt"), atomically: true, encoding: .utf8)
+        #expect(throws: LibraryError.duplicateID("cp-b", file: "ce1.txt", line: 10)) {
+            try Library.bundled(directory: dir, grades: [.cp, .ce1])
+        }
+        try ("\n" + text("ce1-a", grade: "CE1", fits: "sortie") + text("ce1-b", grade: "CE1", fits: "planete"))
+            .write(to: dir.appendingPathComponent("ce1.txt"), atomically: true, encoding: .utf8)
+        #expect(throws: LibraryError.unknownKind("planete", file: "ce1.txt", line: 9)) {
+            try Library.bundled(directory: dir, grades: [.cp, .ce1])
+        }
+        #expect(try Library.bundled(directory: dir, grades: [.cp]).texts.map(\.id) == ["cp-a", "cp-b"])
+    }
+
     @Test func kindsFileErrorsNameTheLine() {
         #expect(throws: LibraryError.malformedKinds(file: "k.tsv", line: 3)) {
             try Library.parseKinds("phrase\tkinds\nla boum\tfete\nle bal fete\n", file: "k.tsv")
