@@ -58,14 +58,20 @@ public struct ModelAnswer: Sendable, Hashable {
     public var promptTokens: Int
     /// Tokens generated.
     public var completionTokens: Int
+    /// Of `promptTokens`, those not evaluated again because the model kept them from an earlier
+    /// request (its KV cache: the instructions of the same plan, the first prompt on a retry);
+    /// 0 when the model cannot say (an HTTP server). `promptTokens - cachedTokens` were evaluated.
+    public var cachedTokens: Int
     public var finishReason: FinishReason
     /// Wall-clock seconds of the request.
     public var seconds: Double
 
-    public init(content: String, promptTokens: Int, completionTokens: Int, finishReason: FinishReason, seconds: Double) {
+    public init(content: String, promptTokens: Int, completionTokens: Int, cachedTokens: Int = 0, finishReason: FinishReason,
+                seconds: Double) {
         self.content = content
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
+        self.cachedTokens = cachedTokens
         self.finishReason = finishReason
         self.seconds = seconds
     }
