@@ -3,7 +3,52 @@
 // dictee: French dictations from a family's own calendar, entirely on the family's machine.
 // Module layout and import rules: Docs/architecture.md (each C module is imported by exactly
 // one target, with `internal import`; no C type crosses a public API).
+import Foundation
 import PackageDescription
+
+/// llama.cpp with ggml (the in-process language model of managed mode), when a `llama.pc` is on
+/// PKG_CONFIG_PATH or in a standard pkg-config folder. Debian bookworm has no package for it, so it
+/// is optional: without it the targets CLlama and LocalModel are left out and managed mode starts the
+/// llama-cpp-python server instead (README, "Dependencies"). Scripts/setup, test, demo and
+/// bench-model put the cached build's folder on PKG_CONFIG_PATH (Scripts/model/llama-pkgconfig);
+/// `DICTEE_LLAMA=0` leaves it out even then. Returns the library folder (for the run-time search
+/// path: the cached build is not in ld.so's folders), or nil.
+func llamaLibraryFolder() -> String? {
+    let environment = ProcessInfo.processInfo.environment
+    if environment["DICTEE_LLAMA"] == "0" { return nil }
+    let folders = (environment["PKG_CONFIG_PATH"] ?? "").split(separator: ":").map(String.init)
+        + ["/usr/local/lib/pkgconfig", "/usr/local/lib/x86_64-linux-gnu/pkgconfig", "/usr/local/share/pkgconfig",
+           "/usr/lib/x86_64-linux-gnu/pkgconfig", "/usr/lib/pkgconfig", "/usr/share/pkgconfig"]
+    for folder in folders {
+        guard let text = try? String(contentsOfFile: folder + "/llama.pc", encoding: .utf8) else { continue }
+        // The variables of a .pc file, each expanded with the ones before it (`${prefix}/lib`).
+        var variables: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            guard let equals = line.firstIndex(of: "="), !line.contains(":") || line.firstIndex(of: ":")! > equals else { continue }
+            var value = String(line[line.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
+            for (name, known) in variables { value = value.replacingOccurrences(of: "${\(name)}", with: known) }
+            variables[line[..<equals].trimmingCharacters(in: .whitespaces)] = value
+        }
+        return variables["libdir"] ?? "/usr/local/lib"
+    }
+    return nil
+}
+let llama = llamaLibraryFolder()
+/// `#if DICTEE_LLAMA` in the targets that use LocalModel when it is built.
+let llamaDefine: [SwiftSetting] = llama == nil ? [] : [.define("DICTEE_LLAMA")]
+
+/// In-process generation through llama.cpp/ggml, only when it is there (`llamaLibraryFolder`):
+/// LocalModel/LlamaModel.swift is the only file that calls into CLlama; its tests need it too
+/// (Scripts/test makes sure it is built in: DICTEE_EXPECT_LLAMA).
+let llamaTargets: [Target] = llama.map { folder in
+    [
+        .systemLibrary(name: "CLlama", pkgConfig: "llama"),
+        .target(name: "LocalModel", dependencies: ["DicteeCore", "Generation", "CLlama"],
+                linkerSettings: [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", folder])]),
+        .testTarget(name: "LocalModelTests", dependencies: ["LocalModel", "Generation", "DicteeCore", "DicteeTestSupport"]),
+    ]
+} ?? []
+let llamaDependency: [Target.Dependency] = llama == nil ? [] : ["LocalModel"]
 
 let package = Package(
     name: "dictee",
@@ -90,7 +135,8 @@ let package = Package(
         // server; the model route), as library code with typed inputs, reports and errors.
         .target(
             name: "Household",
-            dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation", "Web"]
+            dependencies: ["DicteeCore", "Ingest", "PrivacyFilter", "Store", "French", "Dictation", "Generation", "Web"] + llamaDependency,
+            swiftSettings: llamaDefine
         ),
 
         // Arguments, rendering, exit codes. The only module that touches argv, the environment,
@@ -128,6 +174,6 @@ let package = Package(
         .testTarget(name: "DictationTests", dependencies: ["Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "DicteeCore", "DicteeTestSupport"]),
         .testTarget(name: "GenerationTests", dependencies: ["Generation", "Dictation", "French", "DicteeCore", "PrivacyFilter", "DicteeTestSupport"]),
-    ],
+    ] + llamaTargets,
     swiftLanguageModes: [.v6]
 )

@@ -42,6 +42,10 @@ public final class GenerationSession: @unchecked Sendable {
     /// Checks every draft (and the library's renderings, and gives the trap sites).
     public let checker: any DraftChecker
     public let library: Library
+    /// The sampling temperature of every request (`model.temperature`).
+    public let temperature: Double
+    /// The sampler's seed of every request (`model.seed`), `nil`: the model's own.
+    public let seed: UInt32?
     private let timeoutLock = NSLock()
     private var timeouts = 0
 
@@ -53,10 +57,14 @@ public final class GenerationSession: @unchecked Sendable {
     ///   - model: the model, or `nil` (the library serves every text).
     ///   - checker: the validator with Grammalecte (``Validator``), or a test's fake.
     ///   - library: the handwritten library (the fallback).
-    public init(model: (any LanguageModel)?, checker: any DraftChecker, library: Library) {
+    ///   - temperature: the sampling temperature of every request (0 to 2).
+    ///   - seed: the sampler's seed of every request.
+    public init(model: (any LanguageModel)?, checker: any DraftChecker, library: Library, temperature: Double = 0.7, seed: UInt32? = nil) {
         self.model = model
         self.checker = checker
         self.library = library
+        self.temperature = temperature
+        self.seed = seed
     }
 
     /// A conservative token count when the server cannot count: one token per two UTF-8 bytes
@@ -92,7 +100,8 @@ public final class GenerationSession: @unchecked Sendable {
                     serverError = ModelError.promptTooLong(promptTokens: counted, maxTokens: maxTokens, context: model.contextLength).description
                     break attemptLoop
                 }
-                let request = ModelRequest(instructions: system, prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens)
+                let request = ModelRequest(instructions: system, prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens,
+                                           temperature: temperature, seed: seed)
                 let answer: ModelAnswer
                 do {
                     answer = try model.complete(request)

@@ -13,13 +13,16 @@ public struct ModelRequest: Sendable, Hashable {
     public var maxTokens: Int
     /// Sampling temperature (kept fixed across retries: feedback is the repair, not temperature).
     public var temperature: Double
+    /// The sampler's seed (`nil`: the model's own choice; an HTTP server then draws one).
+    public var seed: UInt32?
 
-    public init(instructions: String, prompt: String, schema: String, maxTokens: Int, temperature: Double = 0.7) {
+    public init(instructions: String, prompt: String, schema: String, maxTokens: Int, temperature: Double = 0.7, seed: UInt32? = nil) {
         self.instructions = instructions
         self.prompt = prompt
         self.schema = schema
         self.maxTokens = maxTokens
         self.temperature = temperature
+        self.seed = seed
     }
 }
 
@@ -143,6 +146,25 @@ public struct DictationAnswer: Sendable, Hashable {
         "phrases":{"type":"array","minItems":1,"maxItems":12,"items":{"type":"string","minLength":1,"maxLength":\(maximumSentenceLength)}}},\
         "required":["titre","phrases"],"additionalProperties":false}
         """
+
+    /// The same shape as a GBNF grammar (llama.cpp's grammar format, grammars/README.md in
+    /// llama.cpp), for a model run in process: written by hand for this one shape, in the key order
+    /// of the schema, with at most one space or new line between tokens (no runaway white space).
+    /// A string character is any character but `"`, `\` and the controls U+0000 to U+001F, or an
+    /// RFC 8259 §7 escape other than a surrogate (`\uD800` to `\uDFFF`, which a JSON parser
+    /// refuses alone); a string starts with a character that is not white space (the parser
+    /// refuses a blank sentence).
+    /// Lengths count those characters, an escape once (as the schema's `maxLength` does for the
+    /// server's grammar), so `parse` accepts every answer the grammar lets through to its end.
+    public static let grammar = #"""
+        root   ::= "{" ws "\"titre\"" ws ":" ws titre ws "," ws "\"phrases\"" ws ":" ws "[" ws phrase (ws "," ws phrase){0,11} ws "]" ws "}"
+        titre  ::= "\"" first char{0,59} "\""
+        phrase ::= "\"" first char{0,\#(maximumSentenceLength - 1)} "\""
+        first  ::= [^"\\\x00-\x20\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]
+        char   ::= [^"\\\x00-\x1F] | "\\" (["\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex | [dD] [0-7] hex hex))
+        hex    ::= [0-9a-fA-F]
+        ws     ::= [ \n]?
+        """#
 
     /// Parses a model's content: a JSON object with a string `titre` of at most 60 characters and
     /// an array `phrases` of 1 to 12 non-empty strings. `nil` for anything else.

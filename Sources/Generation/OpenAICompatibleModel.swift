@@ -120,7 +120,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         case .jsonObjectWithSchema: ["type": "json_object", "schema": schema]
         case .jsonSchema: ["type": "json_schema", "json_schema": ["name": "dictee", "strict": true, "schema": schema]]
         }
-        let object: [String: Any] = [
+        var object: [String: Any] = [
             "model": modelName,
             "messages": [["role": "system", "content": request.instructions], ["role": "user", "content": request.prompt]],
             "max_tokens": request.maxTokens,
@@ -128,6 +128,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
             "stream": false,
             "response_format": responseFormat,
         ]
+        if let seed = request.seed { object["seed"] = seed }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             throw .badResponse("the request cannot be written")
         }

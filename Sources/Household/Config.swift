@@ -13,7 +13,8 @@ import Web
 /// {
 ///   "sources": ["/home/famille/calendrier.ics"],
 ///   "model": {"gguf": "/path/model.gguf", "endpoint": "http://127.0.0.1:8080/v1", "name": "qwen2.5-0.5b",
-///             "context": 2048, "python": "/path/to/venv/bin/python", "timeout_seconds": 120},
+///             "context": 2048, "python": "/path/to/venv/bin/python", "timeout_seconds": 120,
+///             "temperature": 0.7, "seed": 42, "in_process": true},
 ///   "richer_texts": false,
 ///   "egress_log": "/path/egress.log"
 /// }
@@ -42,16 +43,21 @@ public struct Config: Sendable, Equatable {
     public struct ModelConfig: Sendable, Equatable {
         /// A `model` object; every key optional, as in the file.
         public init(gguf: String? = nil, endpoint: String? = nil, name: String? = nil, context: Int? = nil,
-                    python: String? = nil, timeoutSeconds: Int? = nil) {
+                    python: String? = nil, timeoutSeconds: Int? = nil, temperature: Double? = nil, seed: Int? = nil,
+                    inProcess: Bool? = nil) {
             self.gguf = gguf
             self.endpoint = endpoint
             self.name = name
             self.context = context
             self.python = python
             self.timeoutSeconds = timeoutSeconds
+            self.temperature = temperature
+            self.seed = seed
+            self.inProcess = inProcess
         }
 
-        /// A GGUF file: dictee starts and stops a llama-cpp-python server on 127.0.0.1 itself.
+        /// A GGUF file (managed mode): dictee runs it in process through llama.cpp when it was
+        /// built with it, else it starts and stops a llama-cpp-python server on 127.0.0.1 itself.
         public var gguf: String?
         /// A running OpenAI-compatible server, e.g. `http://127.0.0.1:8080/v1`.
         public var endpoint: String?
@@ -63,6 +69,19 @@ public struct Config: Sendable, Equatable {
         public var python: String?
         /// How long one request may take, in seconds (JSON `timeout_seconds`).
         public var timeoutSeconds: Int?
+        /// Sampling temperature, 0 to 2 (JSON `temperature`; default 0.7, 0 is greedy).
+        public var temperature: Double?
+        /// The sampler's seed, 0 to 4294967295 (JSON `seed`): the same seed, model and prompt give
+        /// the same text. Without it a server draws its own, and the in-process model uses
+        /// `LlamaModel.defaultSeed`.
+        public var seed: Int?
+        /// Managed mode only (JSON `in_process`; default true): false starts the llama-cpp-python
+        /// server even when dictee was built with llama.cpp (to compare the two, or for a chat
+        /// template llama.cpp does not apply itself).
+        public var inProcess: Bool?
+
+        /// `temperature`, else 0.7.
+        public var sampleTemperature: Double { temperature ?? 0.7 }
     }
 
     /// The empty configuration: no source, no model, nothing leaves the machine.
@@ -158,6 +177,30 @@ public struct Config: Sendable, Equatable {
             model.context = try positive("context", tr("a whole number of tokens above 0"))
             model.python = try string("python", tr("a file path"))
             model.timeoutSeconds = try positive("timeout_seconds", tr("a whole number of seconds above 0"))
+            if let value = fields["temperature"], value != .null {
+                let t: Double
+                switch value {
+                case .int(let n): t = Double(n)
+                case .number(let x): t = x
+                default: t = -1
+                }
+                guard (0...2).contains(t) else {
+                    throw .wrongType(path: path, key: "model.temperature", expected: tr("a number from 0 to 2"), found: value.kind)
+                }
+                model.temperature = t
+            }
+            if let value = fields["seed"], value != .null {
+                guard case .int(let n) = value, (0...Int(UInt32.max)).contains(n) else {
+                    throw .wrongType(path: path, key: "model.seed", expected: tr("a whole number from 0 to 4294967295"), found: value.kind)
+                }
+                model.seed = n
+            }
+            if let value = fields["in_process"], value != .null {
+                guard case .bool(let on) = value else {
+                    throw .wrongType(path: path, key: "model.in_process", expected: tr("true or false"), found: value.kind)
+                }
+                model.inProcess = on
+            }
             config.model = model
         }
         if let value = object["richer_texts"], value != .null {
@@ -224,7 +267,7 @@ public struct Config: Sendable, Equatable {
     static let topKeys = ["sources", "model", "richer_texts", "egress_log", "proxy"]
     static let subscriptionKeys = ["url", "ca_file", "insecure_http"]
     static let caldavKeys = ["caldav", "user", "password_file", "ca_file", "insecure_http"]
-    static let modelKeys = ["gguf", "endpoint", "name", "context", "python", "timeout_seconds"]
+    static let modelKeys = ["gguf", "endpoint", "name", "context", "python", "timeout_seconds", "temperature", "seed", "in_process"]
 
     private static func checkKeys(
         _ object: [String: JSONValue], known: [String], prefix: String, path: String
@@ -368,6 +411,9 @@ public struct Config: Sendable, Equatable {
             if let v = model.context { fields["context"] = v }
             if let v = model.python { fields["python"] = v }
             if let v = model.timeoutSeconds { fields["timeout_seconds"] = v }
+            if let v = model.temperature { fields["temperature"] = v }
+            if let v = model.seed { fields["seed"] = v }
+            if let v = model.inProcess { fields["in_process"] = v }
             object["model"] = fields
         }
         var data: Data

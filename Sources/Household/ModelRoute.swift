@@ -74,6 +74,22 @@ public enum ModelRoute: Sendable, Equatable {
         return .library(.noModel)
     }
 
+    /// Whether this build of dictee runs a GGUF inside its own process (it was built with
+    /// llama.cpp: Package.swift's `DICTEE_LLAMA`).
+    public static var inProcessAvailable: Bool {
+        #if DICTEE_LLAMA
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether managed mode runs the model in process for `config` (llama.cpp is built in and
+    /// `model.in_process` is not false), rather than starting the llama-cpp-python server.
+    public static func runsInProcess(_ config: Config) -> Bool {
+        inProcessAvailable && config.model?.inProcess != false
+    }
+
     /// Whether requests are sent at all on this route.
     public var sendsRequests: Bool {
         switch self {

@@ -3,6 +3,9 @@ import DicteeCore
 import Foundation
 import Generation
 import Ingest
+#if DICTEE_LLAMA
+import LocalModel
+#endif
 import Store
 import Web
 
@@ -142,12 +145,24 @@ public struct NightlyRun: Sendable {
             case .library: break
             case .refused: report.hadErrors = true
             case .managed(let gguf):
+                let name = config.model?.name ?? (gguf as NSString).lastPathComponent
+                if ModelRoute.runsInProcess(config) {
+                    // llama.cpp in this process: no server, no socket.
+                    #if DICTEE_LLAMA
+                    do {
+                        let settings = LlamaSettings(contextLength: contextLength, timeoutSeconds: timeout)
+                        model = try LlamaModel(path: gguf, id: name, settings: settings)
+                    } catch {
+                        log(.modelNotLoaded(error.description))
+                    }
+                    #endif
+                    break
+                }
                 do {
                     let python = ModelServer.python(configured: config.model?.python, environment: paths.environment)
                     let started = try ModelServer.start(gguf: gguf, python: python, contextLength: contextLength, log: paths.serverLog,
                                                         environment: paths.environment)
                     server = started
-                    let name = config.model?.name ?? (gguf as NSString).lastPathComponent
                     if let endpoint = ModelEndpoint.loopback(started.endpoint.absoluteString) {
                         model = OpenAICompatibleModel(endpoint: endpoint, modelName: name, contextLength: contextLength, timeout: timeout)
                     }
@@ -162,7 +177,9 @@ public struct NightlyRun: Sendable {
         log(.route(route, modelReady: model != nil))
 
         // Write the texts, child by child.
-        let session = GenerationSession(model: model, checker: base.checker, library: base.library)
+        let session = GenerationSession(model: model, checker: base.checker, library: base.library,
+                                        temperature: config.model?.sampleTemperature ?? 0.7,
+                                        seed: config.model?.seed.map { UInt32($0) })
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
         report.children = children.count
@@ -237,6 +254,9 @@ public enum NightlyEvent: Sendable {
     case warning(String)
     /// The managed model server could not start (why): the library serves every text.
     case serverFailed(String)
+    /// The model file could not be loaded in process (why: `LlamaLoadError`'s message): the
+    /// library serves every text.
+    case modelNotLoaded(String)
     /// The route followed, and whether a model is ready on it.
     case route(ModelRoute, modelReady: Bool)
     /// The model did not answer within its timeout (seconds) `GenerationSession.maximumTimeouts`

@@ -156,6 +156,8 @@ extension Dictee {
                     output.warning(message)
                 case .serverFailed(let why):
                     output.warning(tr("the model server could not start (%@): the handwritten library serves every text", why))
+                case .modelNotLoaded(let why):
+                    output.warning(tr("the model could not be loaded (%@): the handwritten library serves every text", why))
                 case .route(.refused(let refusal), _):
                     output.error(refusal.description)
                     output.warning(tr("the handwritten library serves every text"))

@@ -40,6 +40,7 @@ extension Dictee {
                     ("model", .string(report.model)),
                     ("endpoint", report.endpoint.map { .string($0) } ?? .null),
                     ("loopback", report.loopback.map { .bool($0) } ?? .null),
+                    ("in_process", report.inProcess.map { .bool($0) } ?? .null),
                     ("allowed", .bool(report.allowed)),
                     ("egress_log", report.egressLog.map { .string($0) } ?? .null),
                     ("sends", .raw("[" + route.requestContents.map(JSONWriter.quoted).joined(separator: ",") + "]")),
@@ -105,6 +106,9 @@ extension Dictee {
             var model = "none"
             var endpoint: String?
             var loopback: Bool?
+            /// Managed mode only: whether the model runs inside dictee (llama.cpp) rather than in
+            /// the llama-cpp-python server.
+            var inProcess: Bool?
             var allowed = true
             var egressLog: String?
             var lines: [String] = []
@@ -117,9 +121,16 @@ extension Dictee {
                 case .managed(let gguf):
                     model = "managed"
                     loopback = true
-                    lines.append(tr("the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine"))
-                    lines.append(tr("model file: %@", gguf))
-                    lines.append(tr("sent to the managed server on 127.0.0.1 (this machine): %@", sends))
+                    inProcess = ModelRoute.runsInProcess(config)
+                    if inProcess == true {
+                        lines.append(tr("the model runs inside dictee (llama.cpp, in this process): no server, no network socket; nothing leaves this machine"))
+                        lines.append(tr("model file: %@", gguf))
+                        lines.append(tr("given to the model inside dictee: %@", sends))
+                    } else {
+                        lines.append(tr("the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine"))
+                        lines.append(tr("model file: %@", gguf))
+                        lines.append(tr("sent to the managed server on 127.0.0.1 (this machine): %@", sends))
+                    }
                 case .loopback(let endpoint):
                     model = "endpoint"
                     self.endpoint = config.model?.endpoint ?? endpoint.url.absoluteString

@@ -1,0 +1,342 @@
+internal import CLlama
+import DicteeCore
+import Foundation
+import Generation
+
+// The only file that calls into llama.cpp (module CLlama, pkg-config `llama`; Package.swift builds it
+// only when the library is there). Ownership, as llama.h states it:
+// - `llama_model` (the GGUF, mmap-ed) is owned by `LlamaModel` and freed last (`llama_model_free`);
+// - `llama_context` (the KV cache, the compute buffers) is owned by `LlamaModel` and freed before
+//   the model (`llama_free`);
+// - the vocabulary and the chat template belong to the model (never freed on their own);
+// - a sampler chain is made per request and owns the samplers added to it: one
+//   `llama_sampler_free(chain)` frees them all, before the next request;
+// - batches made by `llama_batch_get_one` point into a Swift array and own nothing.
+// Everything is freed in the reverse order of its creation.
+
+/// How an in-process model runs: its context and the per-attempt wall-clock budget. Temperature
+/// and seed come with each request (`ModelRequest`).
+public struct LlamaSettings: Sendable, Hashable {
+    /// The context length, in tokens (`model.context`, default 2048).
+    public var contextLength: Int
+    /// The wall-clock budget of one attempt, in seconds (`model.timeout_seconds`, default 120):
+    /// prompt evaluation and generation stop there, and the attempt is a timeout.
+    public var timeoutSeconds: Double
+    /// CPU threads for evaluation and generation (2: the family's machine is often busy).
+    public var threads: Int
+
+    public init(contextLength: Int = 2048, timeoutSeconds: Double = 120, threads: Int = 2) {
+        self.contextLength = contextLength
+        self.timeoutSeconds = timeoutSeconds
+        self.threads = threads
+    }
+}
+
+/// Why a model file could not be loaded in process. Messages name the file and never a prompt.
+public enum LlamaLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file cannot be read (`reason`: the system's).
+    case unreadable(path: String, reason: String)
+    /// The file does not start with the GGUF magic (`GGUF`, gguf.md "File Structure").
+    case notGGUF(path: String)
+    /// llama.cpp refused the file (`detail`: its last error line, when it gave one).
+    case rejected(path: String, detail: String)
+    /// No context of `tokens` tokens could be made (memory).
+    case noContext(path: String, tokens: Int)
+    /// The GGUF's chat template is not one llama.cpp applies itself (`llama_chat_apply_template`
+    /// knows the common families: ChatML, Llama 2/3, Mistral, Gemma, Phi 3...).
+    case unknownChatTemplate(path: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): tr("%@: the model file cannot be read (%@)", path, reason)
+        case .notGGUF(let path): tr("%@ is not a GGUF model file", path)
+        case .rejected(let path, let detail):
+            detail.isEmpty ? tr("%@: llama.cpp cannot load this model", path) : tr("%@: llama.cpp cannot load this model (%@)", path, detail)
+        case .noContext(let path, let tokens): tr("%@: no context of %ld tokens could be made for this model (memory?)", path, tokens)
+        case .unknownChatTemplate(let path):
+            tr("%@: llama.cpp does not know this model's chat template; set \"in_process\": false in the model configuration to use the llama-cpp-python server", path)
+        }
+    }
+}
+
+/// A GGUF language model run inside dictee through llama.cpp: no server, no socket, no other
+/// process (managed mode when dictee is built with llama.cpp; README "Dependencies").
+///
+/// - The GGUF is loaded once (mmap) and kept for the run; one context of
+///   `LlamaSettings.contextLength` tokens.
+/// - Tokens are the model's own (`llama_tokenize` with its vocabulary): counts are exact.
+/// - The prompt is the GGUF's chat template (`tokenizer.chat_template`, applied by llama.cpp)
+///   over two messages: the system message (`ModelRequest.instructions`) and the user message
+///   (`ModelRequest.prompt`); a GGUF without a template gets ChatML.
+/// - Sampling is constrained by `DictationAnswer.grammar` (GBNF), then top-k 40, top-p 0.95,
+///   min-p 0.05, the request's temperature, and a draw seeded with the request's seed (the
+///   llama-cpp-python server's defaults); temperature 0 is greedy.
+/// - KV reuse: the context keeps the tokens it evaluated last. A request evaluates only what
+///   follows the longest common prefix of its tokens and the kept ones (`llama_memory_seq_rm`
+///   drops the rest): the instructions of a plan are evaluated once for all its attempts, a retry
+///   evaluates only its previous answer and the validator's sentences, and texts with the same
+///   instructions (same child, grade and skills) share them. `ModelAnswer.cachedTokens` says how
+///   many were kept.
+/// - Budgets per attempt: `ModelRequest.maxTokens` completion tokens (then `FinishReason.length`),
+///   and `LlamaSettings.timeoutSeconds` of wall-clock time (then `ModelError.timeout`).
+public final class LlamaModel: LanguageModel, @unchecked Sendable {
+    public let id: String
+    public let contextLength: Int
+    /// The file loaded.
+    public let path: String
+    public let settings: LlamaSettings
+    /// The seed of a request without one: a run is reproducible unless the configuration says
+    /// otherwise.
+    public static let defaultSeed: UInt32 = 42
+
+    private let model: OpaquePointer
+    private let context: OpaquePointer
+    private let vocab: OpaquePointer
+    /// The chat template (`nil`: ChatML, llama.cpp's default).
+    private let template: String?
+    /// Tokens per `llama_decode` call while evaluating a prompt.
+    private let batchSize: Int
+    private let lock = NSLock()
+    /// The tokens whose keys and values are in the context, in order (sequence 0).
+    private var kept: [llama_token] = []
+
+    /// llama.cpp's global state, once per process: the backends and the log callback (its lines
+    /// stay off the family's terminal; errors are kept for `LlamaLoadError.rejected`).
+    private static let backend: Void = {
+        llama_log_set({ level, text, _ in
+            guard level == GGML_LOG_LEVEL_ERROR, let text else { return }
+            LlamaModel.lastError.set(String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines))
+        }, nil)
+        llama_backend_init()
+    }()
+
+    /// llama.cpp's last error line (its log callback has no context of its own).
+    static let lastError = LockedText()
+
+    /// Loads `path`.
+    /// - Parameters:
+    ///   - path: a GGUF file.
+    ///   - id: the id recorded as the texts' origin (`model.name`, else the file's name).
+    ///   - settings: context, sampling and budgets.
+    /// - Throws: `LlamaLoadError` (unreadable, not GGUF, refused by llama.cpp, no context, a chat
+    ///   template llama.cpp cannot apply).
+    public init(path: String, id: String, settings: LlamaSettings) throws(LlamaLoadError) {
+        _ = Self.backend
+        try Self.checkMagic(path)
+        Self.lastError.set("")
+        var modelParameters = llama_model_default_params()
+        modelParameters.n_gpu_layers = 0
+        guard let model = llama_model_load_from_file(path, modelParameters) else {
+            throw .rejected(path: path, detail: Self.lastError.get())
+        }
+        var contextParameters = llama_context_default_params()
+        contextParameters.n_ctx = UInt32(settings.contextLength)
+        contextParameters.n_batch = 512
+        contextParameters.n_ubatch = 512
+        contextParameters.n_seq_max = 1
+        contextParameters.n_threads = Int32(settings.threads)
+        contextParameters.n_threads_batch = Int32(settings.threads)
+        contextParameters.no_perf = true
+        guard let context = llama_init_from_model(model, contextParameters) else {
+            llama_model_free(model)
+            throw .noContext(path: path, tokens: settings.contextLength)
+        }
+        let template = llama_model_chat_template(model, nil).map { String(cString: $0) }
+        self.model = model
+        self.context = context
+        self.vocab = llama_model_get_vocab(model)
+        self.template = template
+        self.batchSize = Int(llama_n_batch(context))
+        self.path = path
+        self.id = id
+        self.settings = settings
+        self.contextLength = Int(llama_n_ctx(context))
+        // The template must be one llama.cpp applies: try it once on a two-message chat.
+        if (try? render(system: "a", user: "b")) == nil {
+            llama_free(context)
+            llama_model_free(model)
+            throw .unknownChatTemplate(path: path)
+        }
+    }
+
+    deinit {
+        llama_free(context)
+        llama_model_free(model)
+    }
+
+    /// Refuses what is not a readable GGUF file before llama.cpp sees it.
+    static func checkMagic(_ path: String) throws(LlamaLoadError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path: path, reason: systemReason(errno))
+        }
+        defer { try? handle.close() }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .notGGUF(path: path)
+        }
+        let magic: Data
+        do { magic = try handle.read(upToCount: 4) ?? Data() } catch { throw .unreadable(path: path, reason: systemReason(EIO)) }
+        guard magic == Data("GGUF".utf8) else { throw .notGGUF(path: path) }
+    }
+
+    // MARK: Tokens
+
+    /// The model's tokens of `text`. `special`: the text is a rendered chat, whose control tokens
+    /// (`<|im_start|>`) are parsed and which gets the vocabulary's BOS when it asks for one.
+    private func tokenize(_ text: String, special: Bool) -> [llama_token] {
+        let utf8 = Array(text.utf8)
+        var capacity = utf8.count + 8
+        while true {
+            var tokens = [llama_token](repeating: 0, count: capacity)
+            let n = utf8.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    llama_tokenize(vocab, chars.baseAddress, Int32(utf8.count), &tokens, Int32(capacity), special, special)
+                }
+            }
+            if n >= 0 { return Array(tokens.prefix(Int(n))) }
+            capacity = Int(-n)
+        }
+    }
+
+    /// The text of one generated token (its UTF-8 bytes; a character may span tokens).
+    private func piece(_ token: llama_token) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: 64)
+        var n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        if n < 0 {
+            buffer = [CChar](repeating: 0, count: Int(-n))
+            n = llama_token_to_piece(vocab, token, &buffer, Int32(buffer.count), 0, false)
+        }
+        return buffer.prefix(max(0, Int(n))).map { UInt8(bitPattern: $0) }
+    }
+
+    /// Exact: the model's own vocabulary.
+    public func countTokens(_ text: String) -> Int? {
+        lock.withLock { tokenize(text, special: false).count }
+    }
+
+    /// The chat template over the system and user messages, ending where the assistant answers.
+    private func render(system: String, user: String) throws(ModelError) -> String {
+        let roles = [strdup("system"), strdup("user")]
+        let contents = [strdup(system), strdup(user)]
+        defer { (roles + contents).forEach { free($0) } }
+        let messages = [llama_chat_message(role: roles[0], content: contents[0]),
+                        llama_chat_message(role: roles[1], content: contents[1])]
+        var capacity = (system.utf8.count + user.utf8.count) * 2 + 256
+        while true {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            let n = messages.withUnsafeBufferPointer { chat in
+                llama_chat_apply_template(template, chat.baseAddress, chat.count, true, &buffer, Int32(capacity))
+            }
+            if n < 0 { throw .badResponse(tr("llama.cpp cannot apply the model's chat template")) }
+            if Int(n) <= capacity {
+                return String(decoding: buffer.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            capacity = Int(n) + 1
+        }
+    }
+
+    // MARK: Requests
+
+    /// Evaluates `tokens` after the kept prefix and writes the answer, under the request's budgets.
+    /// - Throws: `ModelError.promptTooLong` (the prompt and the completion budget exceed the
+    ///   context), `.timeout` (the wall-clock budget ran out), `.badResponse` (llama.cpp failed).
+    public func complete(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
+        lock.lock()
+        defer { lock.unlock() }
+        return try completeLocked(request)
+    }
+
+    private func completeLocked(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
+        let started = Date()
+        let deadline = started.addingTimeInterval(settings.timeoutSeconds)
+        let tokens = tokenize(try render(system: request.instructions, user: request.prompt), special: true)
+        guard tokens.count + request.maxTokens <= contextLength else {
+            throw .promptTooLong(promptTokens: tokens.count, maxTokens: request.maxTokens, context: contextLength)
+        }
+
+        // Keep the longest common prefix with what the context holds, but always evaluate at
+        // least the last prompt token (its logits start the answer).
+        var same = 0
+        while same < min(kept.count, tokens.count - 1), kept[same] == tokens[same] { same += 1 }
+        let memory = llama_get_memory(context)
+        if same < kept.count, !llama_memory_seq_rm(memory, 0, llama_pos(same), -1) {
+            llama_memory_clear(memory, true)
+            same = 0
+        }
+        kept.removeSubrange(same...)
+
+        var start = same
+        while start < tokens.count {
+            let end = min(tokens.count, start + batchSize)
+            try decode(Array(tokens[start..<end]))
+            start = end
+            if Date() > deadline { throw .timeout(settings.timeoutSeconds) }
+        }
+
+        // The sampler chain of this request: the grammar first (only tokens that keep the answer
+        // in shape), then the server's defaults. The chain owns the samplers.
+        guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else {
+            throw .badResponse(tr("llama.cpp could not make a sampler"))
+        }
+        defer { llama_sampler_free(chain) }
+        guard let grammar = llama_sampler_init_grammar(vocab, DictationAnswer.grammar, "root") else {
+            throw .badResponse(tr("llama.cpp refused the answer's grammar"))
+        }
+        llama_sampler_chain_add(chain, grammar)
+        if request.temperature <= 0 {
+            llama_sampler_chain_add(chain, llama_sampler_init_greedy())
+        } else {
+            llama_sampler_chain_add(chain, llama_sampler_init_top_k(40))
+            llama_sampler_chain_add(chain, llama_sampler_init_top_p(0.95, 1))
+            llama_sampler_chain_add(chain, llama_sampler_init_min_p(0.05, 1))
+            llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(request.temperature)))
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(request.seed ?? Self.defaultSeed))
+        }
+
+        var bytes: [UInt8] = []
+        var generated = 0
+        var finish = FinishReason.stop
+        while true {
+            if generated >= request.maxTokens { finish = .length; break }
+            // Samples from the last evaluated token's logits and accepts the token (the grammar
+            // advances).
+            let token = llama_sampler_sample(chain, context, -1)
+            if llama_vocab_is_eog(vocab, token) { break }
+            generated += 1
+            bytes += piece(token)
+            try decode([token])
+            if Date() > deadline { throw .timeout(settings.timeoutSeconds) }
+        }
+        return ModelAnswer(content: String(decoding: bytes, as: UTF8.self), promptTokens: tokens.count, completionTokens: generated,
+                           cachedTokens: same, finishReason: finish, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Evaluates `tokens` after the kept ones (sequence 0, positions following), and keeps them.
+    private func decode(_ tokens: [llama_token]) throws(ModelError) {
+        var tokens = tokens
+        let status = tokens.withUnsafeMutableBufferPointer { buffer in
+            llama_decode(context, llama_batch_get_one(buffer.baseAddress, Int32(buffer.count)))
+        }
+        switch status {
+        case 0:
+            kept += tokens
+        case 1:
+            // No room left in the KV cache: start afresh next time.
+            llama_memory_clear(llama_get_memory(context), true)
+            kept = []
+            throw .promptTooLong(promptTokens: tokens.count, maxTokens: 0, context: contextLength)
+        default:
+            llama_memory_clear(llama_get_memory(context), true)
+            kept = []
+            throw .badResponse(tr("llama.cpp failed to evaluate the prompt (llama_decode %ld)", Int(status)))
+        }
+    }
+}
+
+/// A text behind a lock (llama.cpp's log callback writes it from any thread).
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func set(_ value: String) { lock.withLock { text = value } }
+    func get() -> String { lock.withLock { text } }
+}

@@ -1,0 +1,159 @@
+import DicteeCore
+import DicteeTestSupport
+import Foundation
+import Generation
+import LocalModel
+import Testing
+
+/// The tiny random-weight GGUF (Scripts/model/make-tiny-gguf.py: valid llama.cpp structure and
+/// byte-level tokenizer, garbage text), written once per test process with the PyPI `gguf` package
+/// of the llama-cpp-python virtual environment (Scripts/setup --tests installs it).
+enum TinyModel {
+    static var python: String {
+        let env = ProcessInfo.processInfo.environment
+        let cache = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
+        return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
+    }
+
+    /// The folder of this process's files (removed by nobody: the system's temporary folder).
+    static let folder: URL = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dictee-llama-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    /// The GGUF's path, or why it could not be written.
+    static let file: Result<String, TinyModelError> = {
+        let path = folder.appendingPathComponent("tiny-random.gguf").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            return .failure(TinyModelError(description: "\(python) is missing: run Scripts/setup --tests"))
+        }
+        do {
+            let run = try ChildProcess.run(executable: python, arguments: [
+                repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, path, "--seed", "2",
+            ], timeout: 600)
+            guard run.termination == .exited(0), FileManager.default.fileExists(atPath: path) else {
+                return .failure(TinyModelError(description: "make-tiny-gguf.py failed: \(String(decoding: run.standardError, as: UTF8.self))"))
+            }
+        } catch {
+            return .failure(TinyModelError(description: "make-tiny-gguf.py could not run: \(error)"))
+        }
+        return .success(path)
+    }()
+
+    static func path() throws -> String { try file.get() }
+
+    static func load(context: Int = 8192, timeout: Double = 600) throws -> LlamaModel {
+        try LlamaModel(path: try path(), id: "tiny-random", settings: LlamaSettings(contextLength: context, timeoutSeconds: timeout))
+    }
+}
+
+struct TinyModelError: Error, CustomStringConvertible { var description: String }
+
+/// A request shaped like the session's: French instructions, a moment, a budget.
+func dictationRequest(prompt: String = "Écris une dictée sur la sortie piscine de samedi pour Léa, en CE1.",
+                      maxTokens: Int = 3000, temperature: Double = 0.7, seed: UInt32? = 7) -> ModelRequest {
+    ModelRequest(instructions: """
+                 Tu écris des dictées courtes pour un enfant de l'école primaire. Réponds en JSON : \
+                 {"titre": "...", "phrases": ["...", "..."]}. Phrases simples, au passé composé, sans nom de lieu.
+                 """,
+                 prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens, temperature: temperature, seed: seed)
+}
+
+/// `LlamaModel` with the tiny random GGUF: loading, exact token counts, the grammar, the budgets,
+/// usage with KV reuse, and the errors of a file that is not a model.
+@Suite(.serialized) struct LlamaModelTests {
+    @Test func loadsAndCountsTokensWithTheModelsOwnVocabulary() throws {
+        let model = try TinyModel.load()
+        #expect(model.id == "tiny-random" && model.contextLength == 8192)
+        // The same count as llama.cpp's tokenizer through llama-cpp-python, on the same file.
+        let texts = ["Léa est allée à la piscine samedi.", "{\"titre\": \"Le marché\", \"phrases\": [\"Hugo a vu des pommes.\"]}"]
+        for text in texts {
+            let script = "import sys; from llama_cpp import Llama; m = Llama(model_path=sys.argv[1], vocab_only=True, verbose=False); "
+                + "print(len(m.tokenize(sys.argv[2].encode(), add_bos=False, special=False)))"
+            let run = try ChildProcess.run(executable: TinyModel.python, arguments: ["-c", script, try TinyModel.path(), text], timeout: 600)
+            let theirs = Int(String(decoding: run.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(theirs != nil && model.countTokens(text) == theirs, "\(String(decoding: run.standardError, as: UTF8.self))")
+        }
+    }
+
+    @Test func theGrammarAlwaysYieldsAnAnswerThatParses() throws {
+        let model = try TinyModel.load()
+        var ended = 0
+        for seed in UInt32(1)...6 {
+            for temperature in [0.0, 0.7, 1.5] {
+                let answer = try model.complete(dictationRequest(temperature: temperature, seed: seed))
+                if answer.finishReason == .stop {
+                    ended += 1
+                    #expect(DictationAnswer.parse(answer.content) != nil, "seed \(seed), temperature \(temperature): \(answer.content)")
+                } else {
+                    #expect(answer.finishReason == .length && answer.completionTokens == 3000)
+                }
+            }
+        }
+        #expect(ended >= 9, "most answers end by themselves within 3,000 tokens (\(ended) of 18)")
+    }
+
+    @Test func theTokenBudgetAndTheWallClockBudgetStopARunaway() throws {
+        let model = try TinyModel.load()
+        let short = try model.complete(dictationRequest(maxTokens: 6))
+        #expect(short.finishReason == .length && short.completionTokens == 6)
+        let slow = try TinyModel.load(timeout: 0.001)
+        #expect(throws: ModelError.timeout(0.001)) { try slow.complete(dictationRequest()) }
+        // A prompt that does not fit the context with the budget is not evaluated.
+        let small = try TinyModel.load(context: 256)
+        #expect { try small.complete(dictationRequest(maxTokens: 200)) } throws: { error in
+            guard case ModelError.promptTooLong(let prompt, 200, 256) = error else { return false }
+            return prompt > 56
+        }
+    }
+
+    /// The instructions are evaluated once: a retry evaluates only what follows the first prompt.
+    @Test func usageIsExactAndARetryEvaluatesOnlyWhatChanged() throws {
+        let model = try TinyModel.load()
+        let first = try model.complete(dictationRequest(maxTokens: 40))
+        #expect(first.cachedTokens == 0 && first.promptTokens > 0 && first.completionTokens > 0)
+        let instructions = try #require(model.countTokens(dictationRequest().instructions))
+        #expect(first.promptTokens > instructions)
+
+        let retry = dictationRequest(prompt: dictationRequest().prompt + "\nTon texte précédent : {\"titre\": \"x\"}. Il manque le prénom.", maxTokens: 40)
+        let second = try model.complete(retry)
+        #expect(second.cachedTokens >= instructions, "the instructions were kept (\(second.cachedTokens) of \(second.promptTokens))")
+        #expect(second.promptTokens - second.cachedTokens < first.promptTokens - instructions)
+
+        // The same request again: everything but the last prompt token is kept.
+        let third = try model.complete(retry)
+        #expect(third.cachedTokens == third.promptTokens - 1)
+        #expect(third.promptTokens == second.promptTokens)
+    }
+
+    @Test func aFileThatIsNotAModelIsAClearError() throws {
+        let dir = TinyModel.folder.appendingPathComponent("bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let settings = LlamaSettings(contextLength: 512)
+        let missing = dir.appendingPathComponent("absent.gguf").path
+        #expect(throws: LlamaLoadError.unreadable(path: missing, reason: systemReason(ENOENT))) {
+            try LlamaModel(path: missing, id: "x", settings: settings)
+        }
+        let text = dir.appendingPathComponent("notes.gguf").path
+        try Data("pas un modèle\n".utf8).write(to: URL(fileURLWithPath: text))
+        #expect(throws: LlamaLoadError.notGGUF(path: text)) { try LlamaModel(path: text, id: "x", settings: settings) }
+        #expect(throws: LlamaLoadError.notGGUF(path: dir.path)) { try LlamaModel(path: dir.path, id: "x", settings: settings) }
+        // A GGUF cut short: llama.cpp refuses it, and the message names the file.
+        let cut = dir.appendingPathComponent("cut.gguf").path
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try TinyModel.path()))
+        try whole.prefix(4096).write(to: URL(fileURLWithPath: cut))
+        #expect { try LlamaModel(path: cut, id: "x", settings: settings) } throws: { error in
+            guard case LlamaLoadError.rejected(let path, _) = error else { return false }
+            return path == cut && "\(error)".hasPrefix(cut + ": llama.cpp cannot load this model")
+        }
+        let unreadable = dir.appendingPathComponent("locked.gguf").path
+        try whole.write(to: URL(fileURLWithPath: unreadable))
+        chmod(unreadable, 0)
+        if getuid() != 0 {
+            #expect(throws: LlamaLoadError.unreadable(path: unreadable, reason: systemReason(EACCES))) {
+                try LlamaModel(path: unreadable, id: "x", settings: settings)
+            }
+        }
+    }
+}
