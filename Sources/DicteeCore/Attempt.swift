@@ -63,6 +63,10 @@ public struct AttemptRecord: Sendable, Hashable {
     public var promptTokens: Int
     /// Tokens of the answer (0 when there was none).
     public var completionTokens: Int
+    /// Of `promptTokens`, those the model did not evaluate again because it kept them from an
+    /// earlier request (its KV cache); 0 when the model cannot say (an HTTP server) or nothing
+    /// was sent.
+    public var cachedTokens: Int
     /// Wall-clock seconds of the request.
     public var seconds: Double
     /// The server's finish reason (`stop`, `length`...), or `-` when there was no answer.
@@ -75,15 +79,17 @@ public struct AttemptRecord: Sendable, Hashable {
     ///   - failure: why it failed, `nil` when accepted.
     ///   - promptTokens: tokens of the prompt.
     ///   - completionTokens: tokens of the answer.
+    ///   - cachedTokens: of the prompt's tokens, those the model kept from an earlier request.
     ///   - seconds: wall-clock seconds of the request.
     ///   - finishReason: the server's finish reason, `-` without an answer.
     ///   - removed: prompt parts left out.
-    public init(number: Int, failure: AttemptFailure?, promptTokens: Int = 0, completionTokens: Int = 0, seconds: Double = 0,
-                finishReason: String = "-", removed: [PromptRemoval] = []) {
+    public init(number: Int, failure: AttemptFailure?, promptTokens: Int = 0, completionTokens: Int = 0, cachedTokens: Int = 0,
+                seconds: Double = 0, finishReason: String = "-", removed: [PromptRemoval] = []) {
         self.number = number
         self.failure = failure
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
+        self.cachedTokens = cachedTokens
         self.seconds = seconds
         self.finishReason = finishReason
         self.removed = removed

@@ -134,8 +134,8 @@ public final class GenerationSession: @unchecked Sendable {
                 }
                 func record(_ failure: AttemptFailure?) {
                     attempts.append(AttemptRecord(number: number, failure: failure, promptTokens: answer.promptTokens,
-                                                  completionTokens: answer.completionTokens, seconds: answer.seconds,
-                                                  finishReason: answer.finishReason.description, removed: removed))
+                                                  completionTokens: answer.completionTokens, cachedTokens: answer.cachedTokens,
+                                                  seconds: answer.seconds, finishReason: answer.finishReason.description, removed: removed))
                 }
                 if answer.finishReason == .length {
                     record(.runaway)

@@ -139,6 +139,10 @@ public struct GenerationStats: Sendable, Hashable {
     /// Tokens of every attempt (accepted or not), prompt and completion.
     public var promptTokens: Int
     public var completionTokens: Int
+    /// Of `promptTokens`, those the model kept from an earlier request (its KV cache) and did
+    /// not evaluate again; 0 for a model that cannot say (an HTTP server) and before schema
+    /// version 9.
+    public var cachedTokens: Int = 0
     /// Dictations served from the library without asking a model.
     public var libraryOnly: Int
     /// Failed step ids over all failed attempts, most frequent first (ties by id).
@@ -231,12 +235,12 @@ extension StateStore {
                 for a in d.attempts {
                     try db.execute("""
                         INSERT INTO attempts (dictation_id, number, failed_steps, prompt_tokens, completion_tokens, seconds,
-                                              finish_reason, removed, failed_rules)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              finish_reason, removed, failed_rules, cached_tokens)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, [.integer(id), .integer(Int64(a.number)), .text(a.storedSteps.joined(separator: ",")),
                               .integer(Int64(a.promptTokens)), .integer(Int64(a.completionTokens)), .real(max(0, a.seconds)),
                               .text(a.finishReason), .text(a.removed.map(\.rawValue).joined(separator: ",")),
-                              .text(a.storedRules.joined(separator: ","))])
+                              .text(a.storedRules.joined(separator: ",")), .integer(Int64(max(0, a.cachedTokens)))])
                 }
                 for (k, site) in d.sites.enumerated() {
                     try db.execute("""
@@ -439,7 +443,8 @@ extension StateStore {
     public func attempts(dictationID: Int64) throws(StateError) -> [AttemptRecord] {
         try run {
             try db.query("""
-                SELECT number, failed_steps, failed_rules, prompt_tokens, completion_tokens, seconds, finish_reason, removed
+                SELECT number, failed_steps, failed_rules, prompt_tokens, completion_tokens, cached_tokens, seconds, finish_reason,
+                       removed
                 FROM attempts WHERE dictation_id = ? ORDER BY number
                 """, [.integer(dictationID)]).map { row in
                 func list(_ column: String) throws -> [String] {
@@ -449,7 +454,8 @@ extension StateStore {
                 return AttemptRecord(number: try row.int("number"),
                                      failure: AttemptRecord.failure(storedSteps: try list("failed_steps"), rules: try list("failed_rules")),
                                      promptTokens: try row.int("prompt_tokens"), completionTokens: try row.int("completion_tokens"),
-                                     seconds: try row.double("seconds"), finishReason: try row.string("finish_reason"),
+                                     cachedTokens: try row.int("cached_tokens"), seconds: try row.double("seconds"),
+                                     finishReason: try row.string("finish_reason"),
                                      removed: try list("removed").compactMap(PromptRemoval.init(rawValue:)))
             }
         }
@@ -463,7 +469,7 @@ extension StateStore {
             var counts: [String: Int] = [:]
             let rows = try db.query("""
                 SELECT d.id, d.origin, COUNT(a.number) AS n, COALESCE(SUM(a.prompt_tokens), 0) AS p,
-                       COALESCE(SUM(a.completion_tokens), 0) AS c
+                       COALESCE(SUM(a.completion_tokens), 0) AS c, COALESCE(SUM(a.cached_tokens), 0) AS k
                 FROM dictations d LEFT JOIN attempts a ON a.dictation_id = d.id GROUP BY d.id
                 """)
             for row in rows {
@@ -475,6 +481,7 @@ extension StateStore {
                 stats.asked += 1
                 stats.promptTokens += try row.int("p")
                 stats.completionTokens += try row.int("c")
+                stats.cachedTokens += try row.int("k")
                 if library {
                     stats.fallbacks += 1
                 } else {

@@ -220,5 +220,12 @@ enum Schema {
             DROP TABLE settings;
             ALTER TABLE settings_v8 RENAME TO settings;
             """),
+        Migration(version: 9, sql: """
+            -- Of each attempt's prompt tokens, those the model did not evaluate again because it
+            -- kept them from an earlier request (its KV cache: the instructions of the same plan,
+            -- the first prompt on a retry). 0 when the model cannot say (an HTTP server) and for
+            -- attempts stored before.
+            ALTER TABLE attempts ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0 CHECK (cached_tokens >= 0);
+            """),
     ]
 }

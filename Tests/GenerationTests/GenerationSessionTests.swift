@@ -38,13 +38,17 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     let id = "fake-model"
     let contextLength: Int
     let tokens: Int?
+    /// Prompt tokens it says it kept from the previous request, from the second request on (a
+    /// model with a KV cache; 0: one that cannot say).
+    let cached: Int
     var steps: [Step]
     var requests: [ModelRequest] = []
 
-    init(_ steps: [Step], contextLength: Int = 4096, tokens: Int? = 500) {
+    init(_ steps: [Step], contextLength: Int = 4096, tokens: Int? = 500, cached: Int = 0) {
         self.steps = steps
         self.contextLength = contextLength
         self.tokens = tokens
+        self.cached = cached
     }
 
     func countTokens(_ text: String) -> Int? { tokens }
@@ -54,7 +58,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let step = steps.count > 1 ? steps.removeFirst() : steps[0]
         switch step {
         case .answer(let content, let finish):
-            return ModelAnswer(content: content, promptTokens: 400, completionTokens: 120, finishReason: finish, seconds: 0.5)
+            return ModelAnswer(content: content, promptTokens: 400, completionTokens: 120, cachedTokens: requests.count > 1 ? cached : 0,
+                               finishReason: finish, seconds: 0.5)
         case .fail(let error):
             throw error
         }
@@ -110,7 +115,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
     }
 
     @Test func aFirstInvalidAnswerIsRetriedWithTheCheckersSentencesAndTheSecondIsAccepted() throws {
-        let model = ScriptedModel([.answer(Self.tooShort, .stop), .answer(Self.good, .stop)])
+        let model = ScriptedModel([.answer(Self.tooShort, .stop), .answer(Self.good, .stop)], cached: 300)
         let checker = ScriptedChecker()
         let result = try #require(try session(model, checker).write(Self.dated(.past)))
         #expect(!result.fromLibrary && result.origin == "fake-model")
@@ -120,6 +125,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(result.attempts[0].failure == .validation([FailedStep(step: .longueur, rules: ["longueur_mots"])]))
         #expect(result.attempts[1].failure == nil)
         #expect(result.attempts.allSatisfy { $0.promptTokens == 400 && $0.completionTokens == 120 && $0.finishReason == "stop" })
+        #expect(result.attempts.map(\.cachedTokens) == [0, 300], "the retry's prompt tokens the model kept are recorded")
         #expect(checker.checked.map(\.text) == ["Léa a nagé.", result.draft.text])
         let retry = model.requests[1].prompt
         #expect(retry.contains("Léa a nagé."), "the previous answer is sent back")

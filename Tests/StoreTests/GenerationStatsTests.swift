@@ -4,7 +4,7 @@ import Testing
 @testable import Store
 
 /// Schema v4: the attempts of each dictation and the model's record (`dictee stats`); v5: the
-/// failed rules of each attempt.
+/// failed rules of each attempt; v9: the prompt tokens the model kept from an earlier request.
 @Suite struct GenerationStatsTests {
     static let lengthAndTense = AttemptFailure.validation([FailedStep(step: .longueur, rules: ["longueur_mots", "longueur_phrase"]),
                                                           FailedStep(step: .temps, rules: ["temps"])])
@@ -17,8 +17,9 @@ import Testing
                              targets: [.homophonesAA], aimWords: 30, density: 1, plannedAfter: 0, sites: [],
                              createdAt: Date(timeIntervalSince1970: 1_796_000_000))
         d.attempts = attempts.enumerated().map {
-            AttemptRecord(number: $0.offset + 1, failure: $0.element, promptTokens: 100, completionTokens: 50, seconds: 0.5,
-                          finishReason: $0.element == .runaway ? "length" : "stop", removed: $0.element == .refusal ? [.moment] : [])
+            AttemptRecord(number: $0.offset + 1, failure: $0.element, promptTokens: 100, completionTokens: 50,
+                          cachedTokens: $0.offset == 0 ? 0 : 60, seconds: 0.5, finishReason: $0.element == .runaway ? "length" : "stop",
+                          removed: $0.element == .refusal ? [.moment] : [])
         }
         d.diagnosis = attempts.contains(.refusal) ? "sans_moment" : nil
         return d
@@ -41,10 +42,12 @@ import Testing
         let five = try store.attempts(dictationID: fallback)
         #expect(five.map(\.number) == [1, 2, 3, 4, 5])
         #expect(five[1].finishReason == "length" && five[1].promptTokens == 100 && five[1].completionTokens == 50)
+        #expect(five.map(\.cachedTokens) == [0, 60, 60, 60, 60], "the prompt tokens the model kept read back as written")
         let s = try store.generationStats()
         #expect(s.asked == 3 && s.accepted == 2 && s.acceptedFirst == 1 && s.attemptsOfAccepted == 4)
         #expect(s.fallbacks == 1 && s.libraryOnly == 1)
         #expect(s.promptTokens == 9 * 100 && s.completionTokens == 9 * 50)
+        #expect(s.cachedTokens == 6 * 60, "every attempt after the first of each text kept 60 prompt tokens")
         #expect(s.failedSteps.first == GenerationStats.StepCount(step: "longueur", count: 2))
         #expect(s.failedSteps.contains(GenerationStats.StepCount(step: "trop_long", count: 2)))
         #expect(s.failedRules == [

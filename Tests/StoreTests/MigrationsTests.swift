@@ -269,4 +269,40 @@ struct MigrationsTests {
             #expect(try Database(path: path).query("PRAGMA index_list(occurrences)").count >= 1)
         }
     }
+
+    @Test("schema 8 to 9: stored attempts keep their rows and count no prompt tokens kept from an earlier request")
+    func attemptsGainCachedTokens() throws {
+        try withTemporaryDatabasePath { path in
+            let db = try Database(path: path)
+            #expect(try migrate(db, Array(Schema.migrations.prefix(8))) == [1, 2, 3, 4, 5, 6, 7, 8])
+            try db.execute("INSERT INTO children (id, first_name, gender, grade) VALUES (1, 'Léa', 'f', 'CE1')")
+            try db.execute("""
+                INSERT INTO dictations (id, child_id, event_ref, start_key, moment, title, body, origin, targets, aim_words,
+                                        density, created_at)
+                VALUES (1, 1, 'ev-0123456789ab', 't:1796000000', 'la sortie piscine', 'La sortie piscine', 'Léa nage.',
+                        'tiny.gguf', 'homophones_a_a', 30, 1, 1796000000)
+                """)
+            for (n, steps) in [(1, "longueur"), (2, "")] {
+                try db.execute("""
+                    INSERT INTO attempts (dictation_id, number, failed_steps, prompt_tokens, completion_tokens, seconds, finish_reason,
+                                          removed, failed_rules)
+                    VALUES (1, ?, ?, 100, 50, 0.5, 'stop', '', ?)
+                    """, [.integer(Int64(n)), .text(steps), .text(n == 1 ? "longueur/longueur_mots" : "")])
+            }
+            let before = try db.query("SELECT * FROM attempts ORDER BY number").map(\.values)
+            let store = try StateStore(path: path)
+            let after = try Database(path: path).query("SELECT * FROM attempts ORDER BY number").map(\.values)
+            #expect(after.map { Array($0.dropLast()) } == before, "every column of every attempt is kept")
+            #expect(after.map(\.last) == [.integer(0), .integer(0)], "cached_tokens comes last, 0 for attempts stored before")
+            let attempts = try store.attempts(dictationID: 1)
+            #expect(attempts.map(\.cachedTokens) == [0, 0])
+            #expect(attempts.map(\.failure) == [.validation([FailedStep(step: .longueur, rules: ["longueur_mots"])]), nil])
+            let stats = try store.generationStats()
+            #expect(stats.promptTokens == 200 && stats.completionTokens == 100 && stats.cachedTokens == 0)
+            #expect(try Database(path: path).schemaVersion() == Schema.migrations.count)
+            #expect(throws: StoreError.self, "the column refuses a negative count") {
+                try Database(path: path).execute("UPDATE attempts SET cached_tokens = -1 WHERE number = 1")
+            }
+        }
+    }
 }

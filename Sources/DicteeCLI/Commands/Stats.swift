@@ -8,8 +8,10 @@ extension Dictee {
     /// JSON: `{"asked": n, "accepted": n, "accepted_first_attempt": n, "fallbacks": n,
     /// "library_only": n, "acceptance_first_attempt": ratio|null, "attempts_per_accepted": x|null,
     /// "fallback_rate": ratio|null, "tokens_per_accepted": x|null, "prompt_tokens": n,
-    /// "completion_tokens": n, "failed_steps": {"step": count}, "failed_rules": {"rule": count}}`
-    /// (ratios between 0 and 1).
+    /// "cached_prompt_tokens": n, "completion_tokens": n, "failed_steps": {"step": count},
+    /// "failed_rules": {"rule": count}}` (ratios between 0 and 1; `cached_prompt_tokens`: of
+    /// `prompt_tokens`, those the model kept from an earlier request, 0 when it cannot say).
+    /// The text says the kept tokens only when there are some.
     struct Stats: Command {
         static let name = "stats"
         static var summary: String { tr("summary.stats") }
@@ -38,7 +40,8 @@ extension Dictee {
                     ("fallbacks", .int(s.fallbacks)), ("library_only", .int(s.libraryOnly)),
                     ("acceptance_first_attempt", number(first)), ("attempts_per_accepted", number(attempts)),
                     ("fallback_rate", number(fallback)), ("tokens_per_accepted", number(tokens)),
-                    ("prompt_tokens", .int(s.promptTokens)), ("completion_tokens", .int(s.completionTokens)),
+                    ("prompt_tokens", .int(s.promptTokens)), ("cached_prompt_tokens", .int(s.cachedTokens)),
+                    ("completion_tokens", .int(s.completionTokens)),
                     ("failed_steps", .raw(steps)), ("failed_rules", .raw(rules)),
                 ]))
                 return .ok
@@ -57,7 +60,13 @@ extension Dictee {
             output.line(tr("accepted at the first attempt:   %@ (%ld)", percent(first), s.acceptedFirst))
             output.line(tr("attempts per accepted text:      %@", decimal(attempts)))
             output.line(tr("taken from the library instead:  %@ (%ld)", percent(fallback), s.fallbacks))
-            output.line(tr("tokens per accepted text:        %@ (%ld prompt + %ld answer in all)", decimal(tokens), s.promptTokens, s.completionTokens))
+            if s.cachedTokens > 0 {
+                output.line(tr("tokens per accepted text:        %@ (%ld prompt, of which %ld kept from an earlier request, + %ld answer in all)",
+                               decimal(tokens), s.promptTokens, s.cachedTokens, s.completionTokens))
+            } else {
+                // A model that cannot say (an HTTP server) reports none: nothing to say then.
+                output.line(tr("tokens per accepted text:        %@ (%ld prompt + %ld answer in all)", decimal(tokens), s.promptTokens, s.completionTokens))
+            }
             if !s.failedSteps.isEmpty {
                 output.line(tr("failed steps:                    %@", s.failedSteps.prefix(8).map { "\($0.step) \($0.count)" }.joined(separator: ", ")))
             }
