@@ -24,8 +24,9 @@ public struct GenerationResult: Sendable {
 }
 
 /// Writes one validated dictation for a plan (README, "Budgets and retries"): at most 5
-/// attempts with the model; each failed attempt sends the previous answer back with the
-/// validator's French sentences (the temperature stays the same); a runaway (length finish or
+/// attempts with the model; each failed attempt continues the conversation with the previous
+/// answer (the model's own turn, as it wrote it) and the validator's French sentences
+/// (`ModelRequest`; the temperature stays the same, attempt n draws with seed + n - 1); a runaway (length finish or
 /// timeout) is a failed attempt whose feedback says the text was far too long; a prompt that would
 /// not fit the context with the completion budget is not sent. A refusal is retried without the
 /// calendar moment first, then without the content rule, and the removal that unlocked it is kept
@@ -92,16 +93,20 @@ public final class GenerationSession: @unchecked Sendable {
                 let removed = Instructions.Removal.allCases.filter(removals.contains)
                 let system = Instructions.system(for: plan, removing: removals)
                 let first = Instructions.prompt(for: plan, removing: removals)
-                let prompt = problems.isEmpty ? first : Instructions.retry(first, previous: previous, problems: problems)
+                let feedback = problems.isEmpty ? nil : Instructions.feedback(problems)
                 let maxTokens = Instructions.maxTokens(for: plan)
-                let counted = model.countTokens(system + "\n" + prompt) ?? Self.estimateTokens(system + "\n" + prompt)
+                // Attempt n draws with seed + n - 1: a retry whose prompt came out the same (the
+                // same answer, the same findings) still gets another text.
+                let request = ModelRequest(instructions: system, prompt: first, previousAnswer: feedback == nil ? nil : previous,
+                                           feedback: feedback, schema: DictationAnswer.schema, maxTokens: maxTokens,
+                                           temperature: temperature, seed: seed.map { $0 &+ UInt32(number - 1) })
+                let everything = request.messages.map(\.content).joined(separator: "\n")
+                let counted = model.countTokens(everything) ?? Self.estimateTokens(everything)
                 if counted + maxTokens + Self.templateMarginTokens > model.contextLength {
                     attempts.append(AttemptRecord(number: number, failure: .context, promptTokens: counted, removed: removed))
                     serverError = ModelError.promptTooLong(promptTokens: counted, maxTokens: maxTokens, context: model.contextLength).description
                     break attemptLoop
                 }
-                let request = ModelRequest(instructions: system, prompt: prompt, schema: DictationAnswer.schema, maxTokens: maxTokens,
-                                           temperature: temperature, seed: seed)
                 let answer: ModelAnswer
                 do {
                     answer = try model.complete(request)
@@ -156,7 +161,7 @@ public final class GenerationSession: @unchecked Sendable {
                         continue
                     }
                     record(.format)
-                    (previous, problems) = (String(answer.content.prefix(600)), [Instructions.notJSON])
+                    (previous, problems) = (answer.content, [Instructions.notJSON])
                     continue
                 }
                 if Self.isRefusal(parsed) {
@@ -181,7 +186,8 @@ public final class GenerationSession: @unchecked Sendable {
                                             diagnosis: diagnosis, serverError: serverError, modelError: modelError)
                 }
                 record(.validation(Self.failedSteps(findings)))
-                previous = Self.json(parsed)
+                // The answer as the model wrote it: its own turn of the retry's conversation.
+                previous = answer.content
                 problems = findings.map(\.message)
             }
         }
@@ -241,12 +247,5 @@ public final class GenerationSession: @unchecked Sendable {
         let text = (answer.titre + " " + answer.phrases.joined(separator: " ")).lowercased().replacingOccurrences(of: "’", with: "'")
         return ["je ne peux pas", "je suis désolé", "je suis désolée", "désolé, je", "i can't", "i cannot", "i'm sorry", "as an ai", "en tant qu'ia"]
             .contains { text.contains($0) }
-    }
-
-    /// The answer as compact JSON, for the retry prompt.
-    static func json(_ answer: DictationAnswer) -> String {
-        let object: [String: Any] = ["titre": answer.titre, "phrases": answer.phrases]
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "" }
-        return String(decoding: data, as: UTF8.self)
     }
 }

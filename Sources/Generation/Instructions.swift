@@ -154,14 +154,16 @@ public enum Instructions {
         "on a retry, the model's previous answer and the validator's French sentences about it",
     ]
 
-    /// A retry's prompt: the first prompt, the previous answer, and the validator's French
-    /// sentences (or what went wrong with the answer itself).
-    public static func retry(_ first: String, previous: String?, problems: [String]) -> String {
-        var text = first + "\n\n"
-        if let previous { text += "Ta réponse précédente :\n\(previous)\n\n" }
-        text += "Elle ne convient pas :\n" + problems.map { "- " + $0 }.joined(separator: "\n")
-        text += "\nÉcris une nouvelle réponse qui corrige ces points et respecte toutes les règles."
-        return text
+    /// A retry's second user message, after the first prompt and the model's previous answer
+    /// (its own turn of the conversation, `ModelRequest.previousAnswer`): the validator's French
+    /// sentences, or what went wrong with the answer itself, each once and in their order (the
+    /// validator may say the same sentence for several places, e.g. one Grammalecte finding per
+    /// repeated word).
+    public static func feedback(_ problems: [String]) -> String {
+        var seen = Set<String>()
+        let distinct = problems.filter { seen.insert($0).inserted }
+        return "Ta réponse ne convient pas :\n" + distinct.map { "- " + $0 }.joined(separator: "\n")
+            + "\nÉcris une nouvelle réponse qui corrige ces points et respecte toutes les règles."
     }
 
     /// The feedback of a runaway (the budget ran out, or the attempt's timeout).

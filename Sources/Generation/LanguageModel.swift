@@ -1,12 +1,22 @@
 import Foundation
 
-/// One request to a language model: French instructions (the system message), the prompt (the
-/// user message: the moment, and on a retry the previous draft with what was wrong), and the JSON
-/// Schema the answer must follow (enforced by the server's constrained decoding; also described
-/// in the instructions, because the model does not see the grammar).
+/// One request to a language model, as a chat: French instructions (the system message), the
+/// prompt (the user message: the moment), and on a retry the model's previous answer (its own
+/// turn) followed by what was wrong with it (a second user message); with the JSON Schema the
+/// answer must follow (enforced by the server's constrained decoding, or by
+/// `DictationAnswer.grammar` in process; also described in the instructions, because the model
+/// does not see the grammar).
+///
+/// A retry is a continuation of the first attempt's conversation, so that a model that keeps its
+/// KV cache (`LlamaModel`, a server's prompt cache) evaluates only the feedback: the instructions,
+/// the prompt and its own answer are already there.
 public struct ModelRequest: Sendable, Hashable {
     public var instructions: String
     public var prompt: String
+    /// On a retry: the previous answer exactly as the model wrote it (`ModelAnswer.content`).
+    public var previousAnswer: String?
+    /// On a retry: what was wrong (`Instructions.feedback`).
+    public var feedback: String?
     /// JSON Schema text of the answer (`DictationAnswer.schema`).
     public var schema: String
     /// The completion budget, in tokens.
@@ -16,13 +26,44 @@ public struct ModelRequest: Sendable, Hashable {
     /// The sampler's seed (`nil`: the model's own choice; an HTTP server then draws one).
     public var seed: UInt32?
 
-    public init(instructions: String, prompt: String, schema: String, maxTokens: Int, temperature: Double = 0.7, seed: UInt32? = nil) {
+    public init(instructions: String, prompt: String, previousAnswer: String? = nil, feedback: String? = nil, schema: String,
+                maxTokens: Int, temperature: Double = 0.7, seed: UInt32? = nil) {
         self.instructions = instructions
         self.prompt = prompt
+        self.previousAnswer = previousAnswer
+        self.feedback = feedback
         self.schema = schema
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.seed = seed
+    }
+
+    /// One message of the chat: `role` is `system`, `user` or `assistant`.
+    public struct Message: Sendable, Hashable {
+        public var role: String
+        public var content: String
+
+        public init(role: String, content: String) {
+            self.role = role
+            self.content = content
+        }
+    }
+
+    /// The chat: system, user; on a retry, assistant (the previous answer) and user (the
+    /// feedback). Feedback without a previous answer joins the first user message (roles must
+    /// alternate in many chat templates).
+    public var messages: [Message] {
+        var messages = [Message(role: "system", content: instructions)]
+        switch (previousAnswer, feedback) {
+        case (let previous?, let feedback?):
+            messages += [Message(role: "user", content: prompt), Message(role: "assistant", content: previous),
+                         Message(role: "user", content: feedback)]
+        case (nil, let feedback?):
+            messages.append(Message(role: "user", content: prompt + "\n\n" + feedback))
+        case (_, nil):
+            messages.append(Message(role: "user", content: prompt))
+        }
+        return messages
     }
 }
 
@@ -150,18 +191,22 @@ public struct DictationAnswer: Sendable, Hashable {
     /// The same shape as a GBNF grammar (llama.cpp's grammar format, grammars/README.md in
     /// llama.cpp), for a model run in process: written by hand for this one shape, in the key order
     /// of the schema, with at most one space or new line between tokens (no runaway white space).
-    /// A string character is any character but `"`, `\` and the controls U+0000 to U+001F, or an
-    /// RFC 8259 §7 escape other than a surrogate (`\uD800` to `\uDFFF`, which a JSON parser
-    /// refuses alone); a string starts with a character that is not white space (the parser
-    /// refuses a blank sentence).
-    /// Lengths count those characters, an escape once (as the schema's `maxLength` does for the
-    /// server's grammar), so `parse` accepts every answer the grammar lets through to its end.
+    /// A string character is a character of a French text: printable ASCII but `"` and `\`, the
+    /// Latin letters with diacritics (U+00A0 to U+024F, with « », °, œ; U+1E00 to U+1EFF), the
+    /// dashes, ’, …, the narrow no-break space and €; or an RFC 8259 §7 escape other than a
+    /// surrogate (`\uD800` to `\uDFFF`, which a JSON parser refuses alone). A string starts with
+    /// a character that is not white space (the parser refuses a blank sentence). Lengths count
+    /// those characters, an escape once (as the schema's `maxLength` does for the server's
+    /// grammar), so `parse` accepts every answer the grammar lets through to its end, as long as
+    /// its bytes are valid UTF-8: llama.cpp's grammar reads a multi-byte sequence without checking
+    /// its continuation bytes, so random weights can still break one (never seen from a trained
+    /// model); `parse` then refuses the answer as a format failure, which the session retries.
     public static let grammar = #"""
         root   ::= "{" ws "\"titre\"" ws ":" ws titre ws "," ws "\"phrases\"" ws ":" ws "[" ws phrase (ws "," ws phrase){0,11} ws "]" ws "}"
         titre  ::= "\"" first char{0,59} "\""
         phrase ::= "\"" first char{0,\#(maximumSentenceLength - 1)} "\""
-        first  ::= [^"\\\x00-\x20\u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]
-        char   ::= [^"\\\x00-\x1F] | "\\" (["\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex | [dD] [0-7] hex hex))
+        first  ::= [!#-\[\]-~\u00A1-\u024F\u1E00-\u1EFF\u2013\u2014\u2019\u2026\u20AC]
+        char   ::= [ !#-\[\]-~\u00A0-\u024F\u1E00-\u1EFF\u2013\u2014\u2019\u2026\u202F\u20AC] | "\\" (["\\/bfnrt] | "u" ([0-9a-cA-Ce-fE-F] hex hex hex | [dD] [0-7] hex hex))
         hex    ::= [0-9a-fA-F]
         ws     ::= [ \n]?
         """#

@@ -122,7 +122,7 @@ public final class OpenAICompatibleModel: LanguageModel, @unchecked Sendable {
         }
         var object: [String: Any] = [
             "model": modelName,
-            "messages": [["role": "system", "content": request.instructions], ["role": "user", "content": request.prompt]],
+            "messages": request.messages.map { ["role": $0.role, "content": $0.content] },
             "max_tokens": request.maxTokens,
             "temperature": request.temperature,
             "stream": false,

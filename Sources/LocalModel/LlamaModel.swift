@@ -71,12 +71,13 @@ public enum LlamaLoadError: Error, Sendable, Hashable, CustomStringConvertible {
 /// - Sampling is constrained by `DictationAnswer.grammar` (GBNF), then top-k 40, top-p 0.95,
 ///   min-p 0.05, the request's temperature, and a draw seeded with the request's seed (the
 ///   llama-cpp-python server's defaults); temperature 0 is greedy.
-/// - KV reuse: the context keeps the tokens it evaluated last. A request evaluates only what
-///   follows the longest common prefix of its tokens and the kept ones (`llama_memory_seq_rm`
-///   drops the rest): the instructions of a plan are evaluated once for all its attempts, a retry
-///   evaluates only its previous answer and the validator's sentences, and texts with the same
-///   instructions (same child, grade and skills) share them. `ModelAnswer.cachedTokens` says how
-///   many were kept.
+/// - KV reuse: the context keeps the tokens it evaluated and generated last. A request evaluates
+///   only what follows the longest common prefix of its tokens and the kept ones
+///   (`llama_memory_seq_rm` drops the rest): the instructions and the prompt of a plan are
+///   evaluated once for all its attempts; a retry continues that chat with the model's previous
+///   answer, whose generated tokens are still there, so it evaluates only the validator's
+///   sentences; texts with the same instructions (same child, grade and skills) share them.
+///   `ModelAnswer.cachedTokens` says how many were kept.
 /// - Budgets per attempt: `ModelRequest.maxTokens` completion tokens (then `FinishReason.length`),
 ///   and `LlamaSettings.timeoutSeconds` of wall-clock time (then `ModelError.timeout`).
 public final class LlamaModel: LanguageModel, @unchecked Sendable {
@@ -99,6 +100,8 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     /// The tokens whose keys and values are in the context, in order (sequence 0).
     private var kept: [llama_token] = []
+    /// The last answer's text and the tokens generated for it (`promptTokens`).
+    private var lastAnswer: (text: String, tokens: [llama_token])?
 
     /// llama.cpp's global state, once per process: the backends and the log callback (its lines
     /// stay off the family's terminal; errors are kept for `LlamaLoadError.rejected`).
@@ -137,6 +140,10 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         contextParameters.n_threads = Int32(settings.threads)
         contextParameters.n_threads_batch = Int32(settings.threads)
         contextParameters.no_perf = true
+        // As the llama-cpp-python server runs: ggml's CPU flash attention made each token of the
+        // tiny test model about ten times slower here (perf: 43 % of the time in
+        // ggml_compute_forward_flash_attn_ext over an 8,192-token context).
+        contextParameters.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED
         guard let context = llama_init_from_model(model, contextParameters) else {
             llama_model_free(model)
             throw .noContext(path: path, tokens: settings.contextLength)
@@ -152,7 +159,7 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         self.settings = settings
         self.contextLength = Int(llama_n_ctx(context))
         // The template must be one llama.cpp applies: try it once on a two-message chat.
-        if (try? render(system: "a", user: "b")) == nil {
+        if (try? render([ModelRequest.Message(role: "system", content: "a"), ModelRequest.Message(role: "user", content: "b")])) == nil {
             llama_free(context)
             llama_model_free(model)
             throw .unknownChatTemplate(path: path)
@@ -181,16 +188,17 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
 
     // MARK: Tokens
 
-    /// The model's tokens of `text`. `special`: the text is a rendered chat, whose control tokens
-    /// (`<|im_start|>`) are parsed and which gets the vocabulary's BOS when it asks for one.
-    private func tokenize(_ text: String, special: Bool) -> [llama_token] {
+    /// The model's tokens of `text`. `chat`: the text is (part of) a rendered chat, whose control
+    /// tokens (`<|im_start|>`) are parsed; `start`: it begins the context, and gets the
+    /// vocabulary's BOS when it asks for one.
+    private func tokenize(_ text: String, chat: Bool, start: Bool) -> [llama_token] {
         let utf8 = Array(text.utf8)
         var capacity = utf8.count + 8
         while true {
             var tokens = [llama_token](repeating: 0, count: capacity)
             let n = utf8.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    llama_tokenize(vocab, chars.baseAddress, Int32(utf8.count), &tokens, Int32(capacity), special, special)
+                    llama_tokenize(vocab, chars.baseAddress, Int32(utf8.count), &tokens, Int32(capacity), start, chat)
                 }
             }
             if n >= 0 { return Array(tokens.prefix(Int(n))) }
@@ -211,20 +219,19 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
 
     /// Exact: the model's own vocabulary.
     public func countTokens(_ text: String) -> Int? {
-        lock.withLock { tokenize(text, special: false).count }
+        lock.withLock { tokenize(text, chat: false, start: false).count }
     }
 
-    /// The chat template over the system and user messages, ending where the assistant answers.
-    private func render(system: String, user: String) throws(ModelError) -> String {
-        let roles = [strdup("system"), strdup("user")]
-        let contents = [strdup(system), strdup(user)]
+    /// The chat template over `messages`, ending where the assistant answers.
+    private func render(_ messages: [ModelRequest.Message]) throws(ModelError) -> String {
+        let roles = messages.map { strdup($0.role) }
+        let contents = messages.map { strdup($0.content) }
         defer { (roles + contents).forEach { free($0) } }
-        let messages = [llama_chat_message(role: roles[0], content: contents[0]),
-                        llama_chat_message(role: roles[1], content: contents[1])]
-        var capacity = (system.utf8.count + user.utf8.count) * 2 + 256
+        let chat = zip(roles, contents).map { llama_chat_message(role: $0, content: $1) }
+        var capacity = messages.reduce(256) { $0 + $1.content.utf8.count * 2 }
         while true {
             var buffer = [CChar](repeating: 0, count: capacity)
-            let n = messages.withUnsafeBufferPointer { chat in
+            let n = chat.withUnsafeBufferPointer { chat in
                 llama_chat_apply_template(template, chat.baseAddress, chat.count, true, &buffer, Int32(capacity))
             }
             if n < 0 { throw .badResponse(tr("llama.cpp cannot apply the model's chat template")) }
@@ -233,6 +240,24 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             }
             capacity = Int(n) + 1
         }
+    }
+
+    /// The tokens of a request's chat. On a retry whose previous answer is this model's last one,
+    /// the tokens the model generated stand for that answer (tokenizing its text again may split
+    /// it otherwise, and the KV cache holds the generated ones), between the tokens of the chat
+    /// before it (ending with the assistant's header) and after it.
+    private func promptTokens(_ request: ModelRequest) throws(ModelError) -> [llama_token] {
+        let messages = request.messages
+        let whole = try render(messages)
+        if let last = lastAnswer, messages.count == 4, messages[2].role == "assistant", messages[2].content == last.text {
+            let head = try render(Array(messages.prefix(2)))
+            let bytes = Array(whole.utf8), known = Array((head + last.text).utf8)
+            if bytes.starts(with: known) {
+                let rest = String(decoding: bytes[known.count...], as: UTF8.self)
+                return tokenize(head, chat: true, start: true) + last.tokens + tokenize(rest, chat: true, start: false)
+            }
+        }
+        return tokenize(whole, chat: true, start: true)
     }
 
     // MARK: Requests
@@ -249,7 +274,8 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     private func completeLocked(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
         let started = Date()
         let deadline = started.addingTimeInterval(settings.timeoutSeconds)
-        let tokens = tokenize(try render(system: request.instructions, user: request.prompt), special: true)
+        let tokens = try promptTokens(request)
+        lastAnswer = nil
         guard tokens.count + request.maxTokens <= contextLength else {
             throw .promptTooLong(promptTokens: tokens.count, maxTokens: request.maxTokens, context: contextLength)
         }
@@ -294,20 +320,22 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         }
 
         var bytes: [UInt8] = []
-        var generated = 0
+        var answer: [llama_token] = []
         var finish = FinishReason.stop
         while true {
-            if generated >= request.maxTokens { finish = .length; break }
+            if answer.count >= request.maxTokens { finish = .length; break }
             // Samples from the last evaluated token's logits and accepts the token (the grammar
             // advances).
             let token = llama_sampler_sample(chain, context, -1)
             if llama_vocab_is_eog(vocab, token) { break }
-            generated += 1
+            answer.append(token)
             bytes += piece(token)
             try decode([token])
             if Date() > deadline { throw .timeout(settings.timeoutSeconds) }
         }
-        return ModelAnswer(content: String(decoding: bytes, as: UTF8.self), promptTokens: tokens.count, completionTokens: generated,
+        let content = String(decoding: bytes, as: UTF8.self)
+        lastAnswer = (content, answer)
+        return ModelAnswer(content: content, promptTokens: tokens.count, completionTokens: answer.count,
                            cachedTokens: same, finishReason: finish, seconds: Date().timeIntervalSince(started))
     }
 

@@ -1,4 +1,5 @@
 import DicteeCore
+import Household
 import Foundation
 import Store
 import Testing
@@ -11,6 +12,10 @@ import DicteeTestSupport
 /// must parse against the schema, 5 attempts are made and recorded per text, the library serves
 /// every card, usage is recorded. Needs the server's virtual environment (Scripts/setup installs
 /// it); `DICTEE_SKIP_MODEL_TESTS=1` opts out, and says so.
+///
+/// Twice: through the llama-cpp-python server (`"in_process": false`), and, when dictee is built
+/// with llama.cpp, inside dictee itself. The in-process run is given a Python that does not exist:
+/// it must need no server at all.
 @Suite struct ModelServerTests {
     static var python: String {
         let env = ProcessInfo.processInfo.environment
@@ -18,7 +23,23 @@ import DicteeTestSupport
         return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
     }
 
-    @Test func nightlyWithATinyRandomModelRecordsFiveParsedAttemptsAndServesTheLibrary() throws {
+    /// Scripts/test builds dictee with llama.cpp whenever it can, and says so with
+    /// `DICTEE_EXPECT_LLAMA=1`: a build that silently left it out would skip the in-process tests.
+    @Test func theBuildRunsTheModelInProcessWhenTheTestsExpectIt() {
+        guard ProcessInfo.processInfo.environment["DICTEE_EXPECT_LLAMA"] == "1" else {
+            print("ModelServerTests: llama.cpp not expected in this build (DICTEE_EXPECT_LLAMA is not 1): in-process runs not checked")
+            return
+        }
+        #expect(ModelRoute.inProcessAvailable,
+                "Scripts/test put llama.cpp's build on PKG_CONFIG_PATH, yet dictee was built without it (see Package.swift, llamaLibraryFolder)")
+    }
+
+    @Test(arguments: [false, true])
+    func nightlyWithATinyRandomModelRecordsFiveParsedAttemptsAndServesTheLibrary(inProcess: Bool) throws {
+        if inProcess, !ModelRoute.inProcessAvailable {
+            print("ModelServerTests: dictee is built without llama.cpp: the in-process run is not checked here")
+            return
+        }
         if ProcessInfo.processInfo.environment["DICTEE_SKIP_MODEL_TESTS"] == "1" {
             print("ModelServerTests: skipped because DICTEE_SKIP_MODEL_TESTS=1")
             return
@@ -43,7 +64,8 @@ import DicteeTestSupport
         let object: [String: Any] = [
             "sources": [fixture("famille.ics")],
             // The tiny tokenizer is nearly byte-level: French instructions take ~2,000 tokens.
-            "model": ["gguf": gguf, "name": "tiny-random", "context": 8192, "python": Self.python, "timeout_seconds": 60],
+            "model": ["gguf": gguf, "name": "tiny-random", "context": 8192, "timeout_seconds": 60, "in_process": inProcess,
+                      "python": inProcess ? dir.appendingPathComponent("no-python-here").path : Self.python],
         ]
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: config))
         let env = ["TZ": "Europe/Paris", "DICTEE_CONFIG": config, "HOME": dir.path]
@@ -61,6 +83,7 @@ import DicteeTestSupport
         let privacy = runDictee(["privacy", "--json"], environment: env)
         let said = try #require(try JSONSerialization.jsonObject(with: Data(privacy.stdout.utf8)) as? [String: Any])
         #expect(said["model"] as? String == "managed" && said["loopback"] as? Bool == true && said["allowed"] as? Bool == true)
+        #expect(said["in_process"] as? Bool == inProcess)
         #expect((said["sends"] as? [String])?.isEmpty == false, "nightly sent requests, so privacy lists what they carry")
 
         let store = try StateStore(path: state)
@@ -88,6 +111,10 @@ import DicteeTestSupport
         let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
         #expect(json["asked"] as? Int == 5 && json["fallbacks"] as? Int == 5 && json["accepted"] as? Int == 0)
         #expect((json["prompt_tokens"] as? Int ?? 0) > 0 && (json["completion_tokens"] as? Int ?? 0) > 0)
+        if inProcess {
+            // The instructions of a text are evaluated once for its five attempts.
+            #expect((json["cached_prompt_tokens"] as? Int ?? 0) > (json["prompt_tokens"] as? Int ?? 0) / 2, "\(stats.stdout)")
+        }
         // The managed server is stopped at the end.
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")

@@ -77,7 +77,7 @@ import DicteeTestSupport
             let plan = DictationPlan(child: Child(firstName: "Lou", gender: .feminine, grade: grade), moment: moment,
                                      targets: SkillID.allCases.filter { $0.isTaught(at: grade) })
             var own = [Instructions.system(for: plan), Instructions.prompt(for: plan),
-                       Instructions.runaway(plan), Instructions.notJSON, Instructions.retry("", previous: nil, problems: [])]
+                       Instructions.runaway(plan), Instructions.notJSON, Instructions.feedback([])]
             // The moment's day, every weekday and month (dictee's words from the date, not the
             // calendar's text): "samedi dernier", "jeudi 10 décembre".
             for offset in stride(from: -400, through: 400, by: 1) {

@@ -43,6 +43,8 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
     let cached: Int
     var steps: [Step]
     var requests: [ModelRequest] = []
+    /// The content of every answer given, in order.
+    var answers: [String] = []
 
     init(_ steps: [Step], contextLength: Int = 4096, tokens: Int? = 500, cached: Int = 0) {
         self.steps = steps
@@ -58,6 +60,7 @@ final class ScriptedModel: LanguageModel, @unchecked Sendable {
         let step = steps.count > 1 ? steps.removeFirst() : steps[0]
         switch step {
         case .answer(let content, let finish):
+            answers.append(content)
             return ModelAnswer(content: content, promptTokens: 400, completionTokens: 120, cachedTokens: requests.count > 1 ? cached : 0,
                                finishReason: finish, seconds: 0.5)
         case .fail(let error):
@@ -127,11 +130,35 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(result.attempts.allSatisfy { $0.promptTokens == 400 && $0.completionTokens == 120 && $0.finishReason == "stop" })
         #expect(result.attempts.map(\.cachedTokens) == [0, 300], "the retry's prompt tokens the model kept are recorded")
         #expect(checker.checked.map(\.text) == ["Léa a nagé.", result.draft.text])
-        let retry = model.requests[1].prompt
-        #expect(retry.contains("Léa a nagé."), "the previous answer is sent back")
-        #expect(retry.contains(ScriptedChecker.tooShort.message), "with the checker's French sentences")
+        let retry = model.requests[1]
+        // A continuation of the first attempt's chat: its answer as the model wrote it, then the
+        // checker's French sentences.
+        #expect(retry.messages.map(\.role) == ["system", "user", "assistant", "user"])
+        #expect(retry.instructions == model.requests[0].instructions && retry.prompt == model.requests[0].prompt)
+        #expect(retry.previousAnswer == model.answers[0], "the previous answer is sent back as it was written")
+        #expect(retry.feedback?.contains(ScriptedChecker.tooShort.message) == true, "with the checker's French sentences")
         #expect(model.requests[0].temperature == model.requests[1].temperature, "the temperature is not the repair")
         #expect(model.requests.allSatisfy { $0.schema == DictationAnswer.schema })
+    }
+
+    /// The validator may say one sentence for several places (one Grammalecte finding per repeated
+    /// word): the model reads it once. Attempt n draws with the configured seed + n - 1, so that a
+    /// retry whose chat came out the same still gets another text.
+    @Test func aRetryTellsEachSentenceOnceAndDrawsWithTheNextSeed() throws {
+        let twice = Finding(step: .orthographeGrammaire, rule: "grammalecte:doublon", message: "Grammalecte signale « Léa Léa » : Doublon.")
+        let model = ScriptedModel([.answer(Self.good, .stop)])
+        let checker = ScriptedChecker { draft, _ in
+            draft.text.hasPrefix("Samedi, Léa est allée à la sortie piscine avec sa classe") ? [ScriptedChecker.tooShort, twice, twice] : []
+        }
+        let writer = GenerationSession(model: model, checker: checker, library: try Library.bundled(), temperature: 0.3, seed: 42)
+        let result = try #require(writer.write(Self.dated(.past)))
+        #expect(result.fromLibrary && model.requests.count == 5)
+        #expect(model.requests.map(\.seed) == [42, 43, 44, 45, 46])
+        #expect(model.requests.allSatisfy { $0.temperature == 0.3 })
+        let feedback = try #require(model.requests[1].feedback)
+        #expect(feedback.components(separatedBy: twice.message).count == 2, "said once: \(feedback)")
+        #expect(feedback.contains(ScriptedChecker.tooShort.message))
+        #expect(GenerationSession(model: model, checker: checker, library: try Library.bundled()).seed == nil, "no seed unless configured")
     }
 
     @Test func aValidationFailureRecordsEachStepOnceWithItsRulesInOrder() throws {
@@ -149,7 +176,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
             FailedStep(step: .temps, rules: ["temps"]),
             FailedStep(step: .orthographeGrammaire, rules: ["elision_consonne", "hunspell"]),
         ]) })
-        #expect(findings.allSatisfy { model.requests[1].prompt.contains($0.message) }, "every sentence is fed back")
+        #expect(findings.allSatisfy { model.requests[1].chat.contains($0.message) }, "every sentence is fed back")
     }
 
     @Test func fiveInvalidAnswersFallBackToTheLibrarySilently() throws {
@@ -184,10 +211,10 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(result.attempts.count == 5 && model.requests.count == 5)
         #expect(result.attempts.allSatisfy { $0.failure == .refusal })
         #expect(result.attempts.map(\.removed) == [[], [.moment], [.contentRule], [.moment, .contentRule], [.moment, .contentRule]])
-        #expect(model.requests[0].prompt.contains("la sortie piscine"))
-        #expect(!model.requests[1].prompt.contains("piscine"), "the second attempt leaves the moment out")
+        #expect(model.requests[0].chat.contains("la sortie piscine"))
+        #expect(!model.requests[1].chat.contains("piscine"), "the second attempt leaves the moment out")
         #expect(model.requests[1].instructions.contains("joyeux et bienveillant"))
-        #expect(model.requests[2].prompt.contains("la sortie piscine"))
+        #expect(model.requests[2].chat.contains("la sortie piscine"))
         #expect(!model.requests[2].instructions.contains("joyeux et bienveillant"), "the third leaves the content rule out")
         #expect(result.diagnosis == nil, "nothing unlocked it")
     }
@@ -222,7 +249,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let result = try #require(try session(model).write(Self.dated(.upcoming)))
         #expect(result.fromLibrary && result.attempts.count == 5)
         #expect(result.attempts.allSatisfy { $0.failure == .runaway && $0.finishReason == "length" })
-        #expect(model.requests[1].prompt.contains("beaucoup trop long"))
+        #expect(model.requests[1].chat.contains("beaucoup trop long"))
     }
 
     @Test func aServerThatHangsIsNotARunawayAndIsNotAskedAgainAfterTwoTimeouts() throws {
@@ -231,7 +258,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let first = try #require(writer.write(Self.dated(.past)))
         // One attempt, recorded as a timeout (not "trop long"); the library serves this text.
         #expect(first.fromLibrary && first.attempts.map(\.failure) == [.timeout] && first.attempts[0].seconds == 120)
-        #expect(hangs.requests.count == 1 && !hangs.requests[0].prompt.contains("beaucoup trop long"))
+        #expect(hangs.requests.count == 1 && !hangs.requests[0].chat.contains("beaucoup trop long"))
         #expect(!writer.modelIsUnresponsive)
         _ = writer.write(Self.dated(.past))
         #expect(writer.modelIsUnresponsive, "two timeouts in the session")
@@ -243,7 +270,7 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         let model = ScriptedModel([.answer("Voici une dictée : Léa nage.", .stop), .answer(Self.good, .stop)])
         let result = try #require(try session(model).write(Self.dated(.past)))
         #expect(result.attempts.map(\.failure) == [.format, nil])
-        #expect(model.requests[1].prompt.contains("objet JSON"))
+        #expect(model.requests[1].chat.contains("objet JSON"))
     }
 
     @Test func aPromptThatDoesNotFitTheContextIsNeverSent() throws {
@@ -358,10 +385,15 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
             return
         }
         #expect(steps.contains { $0.step == .longueur && $0.rules.contains("longueur_mots") })
-        #expect(model.requests[1].prompt.contains("Le texte compte"), "with the validator's French sentences")
+        #expect(model.requests[1].chat.contains("Le texte compte"), "with the validator's French sentences")
         let fallback = GenerationSession(model: ScriptedModel([.fail(.refused("x"))]), checker: try TestValidator.shared(), library: library)
         let served = try #require(fallback.write(GenerationSessionTests.dated(.past)))
         #expect(served.fromLibrary && served.attempts.count == 5)
         #expect(try TestValidator.shared().check(served.draft, plan: served.plan).isEmpty)
     }
+}
+
+extension ModelRequest {
+    /// Every message of the chat, one after the other.
+    var chat: String { messages.map(\.content).joined(separator: "\n") }
 }
