@@ -146,7 +146,7 @@ def tensors(rng: np.random.Generator, n_vocab: int) -> list[tuple[str, np.ndarra
     return out
 
 
-def write(path: str, seed: int) -> None:
+def write(path: str, seed: int, chat_template: str = CHAT_TEMPLATE) -> None:
     tokens, types, merges = build_vocab()
     n_vocab = len(tokens)
     eos = tokens.index("<|im_end|>")
@@ -179,7 +179,7 @@ def write(path: str, seed: int) -> None:
         writer.add_eot_token_id(eos)
         writer.add_pad_token_id(endoftext)
         writer.add_add_bos_token(False)
-        writer.add_chat_template(CHAT_TEMPLATE)
+        writer.add_chat_template(chat_template)
 
         for name, array in tensors(rng, n_vocab):
             writer.add_tensor(name, array)
@@ -203,9 +203,11 @@ def main(argv: list[str]) -> int:
         epilog="example: \"$VENV/bin/python\" Scripts/model/make-tiny-gguf.py /tmp/tiny.gguf --seed 7")
     parser.add_argument("out", metavar="OUT.gguf", help="file to write (replaced atomically)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random weights (default 0)")
+    parser.add_argument("--chat-template", default=CHAT_TEMPLATE,
+                        help="the tokenizer.chat_template to write instead of ChatML (tests of a template llama.cpp does not know)")
     args = parser.parse_args(argv)
     try:
-        write(args.out, args.seed)
+        write(args.out, args.seed, args.chat_template)
     except OSError as error:
         print(f"make-tiny-gguf: {error}", file=sys.stderr)
         return 73

@@ -154,16 +154,24 @@ public enum Instructions {
         "on a retry, the model's previous answer and the validator's French sentences about it",
     ]
 
+    /// The most validator sentences one retry tells: a small model repairs a few points at a
+    /// time (a 135M model given eight or nine at once kept none), and each sentence is tens of
+    /// tokens the model must read before it writes; the next attempt's findings bring the rest.
+    public static let maximumFeedbackSentences = 4
+
     /// A retry's second user message, after the first prompt and the model's previous answer
     /// (its own turn of the conversation, `ModelRequest.previousAnswer`): the validator's French
-    /// sentences, or what went wrong with the answer itself, each once and in their order (the
-    /// validator may say the same sentence for several places, e.g. one Grammalecte finding per
-    /// repeated word).
+    /// sentences, or what went wrong with the answer itself, each once (the validator may say the
+    /// same sentence for several places, e.g. one Grammalecte finding per repeated word), in the
+    /// validator's order (its steps: vocabulary and tense before spelling), at most
+    /// `maximumFeedbackSentences`.
     public static func feedback(_ problems: [String]) -> String {
         var seen = Set<String>()
         let distinct = problems.filter { seen.insert($0).inserted }
-        return "Ta réponse ne convient pas :\n" + distinct.map { "- " + $0 }.joined(separator: "\n")
-            + "\nÉcris une nouvelle réponse qui corrige ces points et respecte toutes les règles."
+        let told = distinct.prefix(maximumFeedbackSentences)
+        var text = "Ta réponse ne convient pas :\n" + told.map { "- " + $0 }.joined(separator: "\n")
+        if distinct.count > told.count { text += "\n(Corrige d'abord ces points.)" }
+        return text + "\nÉcris une nouvelle réponse qui corrige ces points et respecte toutes les règles."
     }
 
     /// The feedback of a runaway (the budget ran out, or the attempt's timeout).

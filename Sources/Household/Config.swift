@@ -185,7 +185,9 @@ public struct Config: Sendable, Equatable {
                 default: t = -1
                 }
                 guard (0...2).contains(t) else {
-                    throw .wrongType(path: path, key: "model.temperature", expected: tr("a number from 0 to 2"), found: value.kind)
+                    var found = value.kind
+                    if case .number(let x) = value { found = String(x) }
+                    throw .wrongType(path: path, key: "model.temperature", expected: tr("a number from 0 to 2"), found: found)
                 }
                 model.temperature = t
             }

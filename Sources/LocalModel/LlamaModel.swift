@@ -86,9 +86,11 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     /// The file loaded.
     public let path: String
     public let settings: LlamaSettings
-    /// The seed of a request without one: a run is reproducible unless the configuration says
-    /// otherwise.
+    /// The seed of the first request without one; the next ones add 1 each: a run is
+    /// reproducible, and a retry whose chat came out the same still gets another text.
     public static let defaultSeed: UInt32 = 42
+    /// Requests made so far (for the default seed).
+    private var requests = 0
 
     private let model: OpaquePointer
     private let context: OpaquePointer
@@ -158,10 +160,9 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         self.id = id
         self.settings = settings
         self.contextLength = Int(llama_n_ctx(context))
-        // The template must be one llama.cpp applies: try it once on a two-message chat.
+        // The template must be one llama.cpp applies: try it once on a two-message chat. (Every
+        // property is set: deinit frees the context and the model.)
         if (try? render([ModelRequest.Message(role: "system", content: "a"), ModelRequest.Message(role: "user", content: "b")])) == nil {
-            llama_free(context)
-            llama_model_free(model)
             throw .unknownChatTemplate(path: path)
         }
     }
@@ -171,19 +172,19 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         llama_model_free(model)
     }
 
-    /// Refuses what is not a readable GGUF file before llama.cpp sees it.
+    /// Refuses what is not a readable GGUF file before llama.cpp sees it: a folder, a FIFO or a
+    /// device (opened without waiting for a writer), a file not starting with `GGUF`.
     static func checkMagic(_ path: String) throws(LlamaLoadError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .unreadable(path: path, reason: systemReason(errno))
-        }
-        defer { try? handle.close() }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .notGGUF(path: path)
-        }
-        let magic: Data
-        do { magic = try handle.read(upToCount: 4) ?? Data() } catch { throw .unreadable(path: path, reason: systemReason(EIO)) }
-        guard magic == Data("GGUF".utf8) else { throw .notGGUF(path: path) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .unreadable(path: path, reason: systemReason(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: systemReason(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notGGUF(path: path) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        let n = read(fd, &magic, 4)
+        guard n >= 0 else { throw .unreadable(path: path, reason: systemReason(errno)) }
+        guard n == 4, magic == Array("GGUF".utf8) else { throw .notGGUF(path: path) }
     }
 
     // MARK: Tokens
@@ -276,6 +277,7 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         let deadline = started.addingTimeInterval(settings.timeoutSeconds)
         let tokens = try promptTokens(request)
         lastAnswer = nil
+        defer { requests += 1 }
         guard tokens.count + request.maxTokens <= contextLength else {
             throw .promptTooLong(promptTokens: tokens.count, maxTokens: request.maxTokens, context: contextLength)
         }
@@ -299,16 +301,12 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             if Date() > deadline { throw .timeout(settings.timeoutSeconds) }
         }
 
-        // The sampler chain of this request: the grammar first (only tokens that keep the answer
-        // in shape), then the server's defaults. The chain owns the samplers.
+        // The sampler chain of this request (the server's defaults; it owns its samplers), and
+        // the grammar apart (owned here: only tokens that keep the answer in shape).
         guard let chain = llama_sampler_chain_init(llama_sampler_chain_default_params()) else {
             throw .badResponse(tr("llama.cpp could not make a sampler"))
         }
         defer { llama_sampler_free(chain) }
-        guard let grammar = llama_sampler_init_grammar(vocab, DictationAnswer.grammar, "root") else {
-            throw .badResponse(tr("llama.cpp refused the answer's grammar"))
-        }
-        llama_sampler_chain_add(chain, grammar)
         if request.temperature <= 0 {
             llama_sampler_chain_add(chain, llama_sampler_init_greedy())
         } else {
@@ -316,17 +314,20 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             llama_sampler_chain_add(chain, llama_sampler_init_top_p(0.95, 1))
             llama_sampler_chain_add(chain, llama_sampler_init_min_p(0.05, 1))
             llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(request.temperature)))
-            llama_sampler_chain_add(chain, llama_sampler_init_dist(request.seed ?? Self.defaultSeed))
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(request.seed ?? Self.defaultSeed &+ UInt32(truncatingIfNeeded: requests)))
         }
+        guard let grammar = llama_sampler_init_grammar(vocab, DictationAnswer.grammar, "root") else {
+            throw .badResponse(tr("llama.cpp refused the answer's grammar"))
+        }
+        defer { llama_sampler_free(grammar) }
 
         var bytes: [UInt8] = []
         var answer: [llama_token] = []
         var finish = FinishReason.stop
+        var candidates = [llama_token_data](repeating: llama_token_data(), count: Int(llama_vocab_n_tokens(vocab)))
         while true {
             if answer.count >= request.maxTokens { finish = .length; break }
-            // Samples from the last evaluated token's logits and accepts the token (the grammar
-            // advances).
-            let token = llama_sampler_sample(chain, context, -1)
+            let token = try sample(chain: chain, grammar: grammar, candidates: &candidates)
             if llama_vocab_is_eog(vocab, token) { break }
             answer.append(token)
             bytes += piece(token)
@@ -337,6 +338,42 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         lastAnswer = (content, answer)
         return ModelAnswer(content: content, promptTokens: tokens.count, completionTokens: answer.count,
                            cachedTokens: same, finishReason: finish, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The next token from the last evaluated token's logits, as llama.cpp's own samplers do it:
+    /// a draw without the grammar first, kept when the grammar accepts it (checking one token
+    /// instead of the whole vocabulary: 49,152 for SmolLM2, at every step); else the grammar over
+    /// every token, then the draw again. The grammar and the chain then accept the token.
+    private func sample(chain: UnsafeMutablePointer<llama_sampler>, grammar: UnsafeMutablePointer<llama_sampler>,
+                        candidates: inout [llama_token_data]) throws(ModelError) -> llama_token {
+        guard let logits = llama_get_logits_ith(context, -1) else { throw .badResponse(tr("llama.cpp gave no logits")) }
+        func fill() {
+            for i in candidates.indices { candidates[i] = llama_token_data(id: llama_token(i), logit: logits[i], p: 0) }
+        }
+        func draw(_ samplers: [UnsafeMutablePointer<llama_sampler>]) -> llama_token? {
+            candidates.withUnsafeMutableBufferPointer { buffer in
+                var array = llama_token_data_array(data: buffer.baseAddress, size: buffer.count, selected: -1, sorted: false)
+                for sampler in samplers { llama_sampler_apply(sampler, &array) }
+                guard array.selected >= 0, array.selected < array.size else { return nil }
+                return array.data[Int(array.selected)].id
+            }
+        }
+        fill()
+        guard var token = draw([chain]) else { throw .badResponse(tr("llama.cpp could not draw a token")) }
+        var one = llama_token_data(id: token, logit: 1, p: 0)
+        let accepted = withUnsafeMutablePointer(to: &one) { pointer in
+            var single = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+            llama_sampler_apply(grammar, &single)
+            return single.data[0].logit.isFinite
+        }
+        if !accepted {
+            fill()
+            guard let allowed = draw([grammar, chain]) else { throw .badResponse(tr("llama.cpp could not draw a token")) }
+            token = allowed
+        }
+        llama_sampler_accept(grammar, token)
+        llama_sampler_accept(chain, token)
+        return token
     }
 
     /// Evaluates `tokens` after the kept ones (sequence 0, positions following), and keeps them.

@@ -94,7 +94,8 @@ struct ConfigTests {
             {
               "sources": ["/home/famille/calendrier.ics", "/home/famille/ecole.ics"],
               "model": {"gguf": "/m/model.gguf", "endpoint": "http://127.0.0.1:8080/v1", "name": "qwen2.5-0.5b",
-                        "context": 2048, "python": "/venv/bin/python", "timeout_seconds": 120},
+                        "context": 2048, "python": "/venv/bin/python", "timeout_seconds": 120,
+                        "temperature": 0.2, "seed": 7, "in_process": false},
               "richer_texts": true,
               "egress_log": "/var/log/egress.log"
             }
@@ -103,7 +104,7 @@ struct ConfigTests {
         #expect(config.sources == ["/home/famille/calendrier.ics", "/home/famille/ecole.ics"])
         #expect(config.model == Config.ModelConfig(
             gguf: "/m/model.gguf", endpoint: "http://127.0.0.1:8080/v1", name: "qwen2.5-0.5b", context: 2048,
-            python: "/venv/bin/python", timeoutSeconds: 120))
+            python: "/venv/bin/python", timeoutSeconds: 120, temperature: 0.2, seed: 7, inProcess: false))
         #expect(config.richerTexts)
         #expect(config.egressLog == "/var/log/egress.log")
         #expect(ModelRoute.resolve(config, configPath: "c.json", environment: [:], clock: SystemClock()) == .loopback(ModelEndpoint.loopback("http://127.0.0.1:8080/v1")!))
@@ -140,6 +141,12 @@ struct ConfigTests {
         (#"{"model": {"context": 0}}"#, #""model.context" must be a whole number of tokens above 0, not 0"#),
         (#"{"model": {"timeout_seconds": 1.5}}"#, #""model.timeout_seconds" must be a whole number"#),
         (#"{"model": {"gguf": true}}"#, #""model.gguf" must be a file path (a string), not true"#),
+        (#"{"model": {"temperature": 2.5}}"#, #""model.temperature" must be a number from 0 to 2, not 2.5"#),
+        (#"{"model": {"temperature": -1}}"#, #""model.temperature" must be a number from 0 to 2, not -1"#),
+        (#"{"model": {"temperature": "0.7"}}"#, #""model.temperature" must be a number from 0 to 2, not a string"#),
+        (#"{"model": {"seed": -1}}"#, #""model.seed" must be a whole number from 0 to 4294967295, not -1"#),
+        (#"{"model": {"seed": 4294967296}}"#, #""model.seed" must be a whole number from 0 to 4294967295"#),
+        (#"{"model": {"in_process": "no"}}"#, #""model.in_process" must be true or false, not a string"#),
         (#"{"model": {"endpoint": "127.0.0.1:8080"}}"#, #""model.endpoint" must be an http:// or https:// URL"#),
         (#"{"egress_log": ""}"#, #""egress_log" must be a file path, not an empty string"#),
     ])
@@ -200,7 +207,7 @@ struct ConfigTests {
         let config = Config(
             sources: ["/home/famille/calendrier.ics", "/home/famille/école.ics"],
             model: Config.ModelConfig(gguf: "/m/model.gguf", endpoint: nil, name: "qwen2.5-0.5b", context: 2048,
-                                      python: "/venv/bin/python", timeoutSeconds: 120),
+                                      python: "/venv/bin/python", timeoutSeconds: 120, temperature: 0.5, seed: 3, inProcess: true),
             richerTexts: false, egressLog: "/var/log/egress.log")
         let path = box.folder + "/new/deeper/config.json"
         try config.save(to: path)
@@ -395,7 +402,7 @@ struct ConfigTests {
 
     @Test("privacy: the first line for each configuration", arguments: [
         ("", "nothing leaves this machine: no language model is configured; dictations come from the handwritten library"),
-        (#"{"model": {"gguf": "/m/tiny.gguf"}}"#,
+        (#"{"model": {"gguf": "/m/tiny.gguf", "in_process": false}}"#,
          "the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine"),
         (#"{"model": {"endpoint": "http://127.0.0.1:8080/v1"}}"#,
          "sent to http://127.0.0.1:8080/v1 (this machine): " + ConfigTests.sendsSentence),
@@ -425,6 +432,24 @@ struct ConfigTests {
         }
     }
 
+    @Test("privacy: a GGUF runs inside dictee when it is built with llama.cpp, and says so")
+    func privacyInProcess() throws {
+        let box = try Sandbox()
+        defer { box.remove() }
+        try box.writeConfig(#"{"model": {"gguf": "/m/tiny.gguf"}}"#)
+        let r = box.run(["privacy"])
+        #expect(r.code == .ok)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        if ModelRoute.inProcessAvailable {
+            #expect(lines.first == "the model runs inside dictee (llama.cpp, in this process): no server, no network socket; nothing leaves this machine")
+            #expect(lines.contains("given to the model inside dictee: " + ConfigTests.sendsSentence))
+        } else {
+            #expect(lines.first == "the model runs on this machine (managed llama-cpp-python server on 127.0.0.1); nothing leaves this machine")
+        }
+        let json = try json(box.run(["privacy", "--json"]).stdout)
+        #expect(json["in_process"] as? Bool == ModelRoute.inProcessAvailable)
+    }
+
     @Test("privacy --json: the documented keys and values for each configuration", arguments: [
         ("", "none", nil, nil, true, false, false),
         (#"{"model": {"gguf": "/m/tiny.gguf"}}"#, "managed", nil, true, true, false, true),
@@ -444,7 +469,8 @@ struct ConfigTests {
         let r = box.run(["privacy", "--json"])
         #expect(r.code == .ok)
         let object = try json(r.stdout)
-        #expect(Set(object.keys) == ["config", "model", "endpoint", "loopback", "allowed", "egress_log", "sends", "fetches", "proxy"])
+        #expect(Set(object.keys) == ["config", "model", "endpoint", "loopback", "in_process", "allowed", "egress_log", "sends", "fetches", "proxy"])
+        #expect(model == "managed" ? object["in_process"] is Bool : object["in_process"] is NSNull, "in_process says something only for managed mode")
         #expect((object["fetches"] as? [Any])?.isEmpty == true, "no remote source, nothing fetched")
         #expect(object["config"] as? String == box.config)
         #expect(object["model"] as? String == model)

@@ -17,11 +17,7 @@ import DicteeTestSupport
 /// with llama.cpp, inside dictee itself. The in-process run is given a Python that does not exist:
 /// it must need no server at all.
 @Suite struct ModelServerTests {
-    static var python: String {
-        let env = ProcessInfo.processInfo.environment
-        let cache = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
-    }
+    static var python: String { llamaVenvPython }
 
     /// Scripts/test builds dictee with llama.cpp whenever it can, and says so with
     /// `DICTEE_EXPECT_LLAMA=1`: a build that silently left it out would skip the in-process tests.
@@ -52,13 +48,7 @@ import DicteeTestSupport
 
         // The tiny model, written at test time.
         let gguf = dir.appendingPathComponent("tiny-random.gguf").path
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: Self.python)
-        writer.arguments = [repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, gguf, "--seed", "2"]
-        writer.standardOutput = FileHandle.nullDevice
-        try writer.run()
-        writer.waitUntilExit()
-        try #require(writer.terminationStatus == 0 && FileManager.default.fileExists(atPath: gguf), "make-tiny-gguf.py failed")
+        try writeTinyGGUF(to: gguf)
 
         let config = dir.appendingPathComponent("config.json").path
         let object: [String: Any] = [

@@ -1,6 +1,7 @@
 import DicteeCore
 import DicteeTestSupport
 import Foundation
+import Household
 import Store
 import Testing
 
@@ -157,5 +158,46 @@ import Testing
         #expect(Self.processes(marked: marker).isEmpty, "a child of the offline run is still alive")
         #expect(Self.processes(marked: referenceMarker).isEmpty, "a child of the reference run is still alive")
         print("NoNetworkTests: nightly under 'unshare -rn' took \(String(format: "%.1f", seconds)) s")
+    }
+
+    /// Managed mode inside dictee (llama.cpp in process) needs no network at all: with the tiny
+    /// GGUF configured, a nightly under `unshare -rn` (no interface, not even loopback: the
+    /// llama-cpp-python server could not even be reached there) asks the model for every text.
+    /// The configuration names a Python that does not exist: no server is needed either.
+    @Test func theModelInsideDicteeNeedsNoNetwork() throws {
+        guard ModelRoute.inProcessAvailable else {
+            print("NoNetworkTests: dictee is built without llama.cpp: the in-process model is not checked here")
+            return
+        }
+        guard let unshare = try unshare() else { return }
+        let binary = EndToEndTests.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "run 'swift build' first (the test runs the built binary)")
+        let (dir, state, env) = try NightlyTests().family()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gguf = dir.appendingPathComponent("tiny-random.gguf").path
+        try writeTinyGGUF(to: gguf)
+        let configPath = try #require(env["DICTEE_CONFIG"])
+        var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any])
+        config["model"] = ["gguf": gguf, "name": "tiny-random", "context": 8192, "timeout_seconds": 300,
+                           "python": dir.appendingPathComponent("no-python-here").path]
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+
+        let marker = UUID().uuidString
+        let offline = try nightly(binary, state: state, env: env, marker: marker, prefix: [unshare, "-rn"])
+        #expect(offline.termination == .exited(0), "\(offline.stderr)")
+        #expect(!offline.stderr.contains("could not"), "\(offline.stderr)")
+        #expect(Self.summary(offline.stdout).hasPrefix("nightly: 2 children, 6 cards ready, 10 texts written"), "\(offline.stdout)")
+        let store = try StateStore(path: state)
+        var asked = 0
+        for child in try store.children() {
+            for text in try store.dictations(childID: child.id!, statuses: [.ready]) {
+                let attempts = try store.attempts(dictationID: text.id)
+                #expect(!attempts.isEmpty, "the model was asked for every text")
+                #expect(attempts.allSatisfy { $0.failure != .server && $0.failure != .timeout && $0.promptTokens > 0 })
+                asked += attempts.count
+            }
+        }
+        #expect(asked >= 10)
+        #expect(offline.lingeringZombies.isEmpty && Self.processes(marked: marker).isEmpty, "no child left behind")
     }
 }

@@ -159,6 +159,11 @@ final class ScriptedChecker: DraftChecker, @unchecked Sendable {
         #expect(feedback.components(separatedBy: twice.message).count == 2, "said once: \(feedback)")
         #expect(feedback.contains(ScriptedChecker.tooShort.message))
         #expect(GenerationSession(model: model, checker: checker, library: try Library.bundled()).seed == nil, "no seed unless configured")
+        // At most four sentences, the validator's first: the next attempt brings the rest.
+        let six = (1...6).map { "Point \($0)." }
+        let told = Instructions.feedback(six + ["Point 1."])
+        #expect(told.contains("- Point 4.") && !told.contains("Point 5.") && told.contains("Corrige d'abord ces points"))
+        #expect(!Instructions.feedback(Array(six.prefix(4))).contains("Corrige d'abord"))
     }
 
     @Test func aValidationFailureRecordsEachStepOnceWithItsRulesInOrder() throws {

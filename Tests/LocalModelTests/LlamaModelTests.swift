@@ -9,11 +9,7 @@ import Testing
 /// byte-level tokenizer, garbage text), written once per test process with the PyPI `gguf` package
 /// of the llama-cpp-python virtual environment (Scripts/setup --tests installs it).
 enum TinyModel {
-    static var python: String {
-        let env = ProcessInfo.processInfo.environment
-        let cache = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
-        return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
-    }
+    static var python: String { llamaVenvPython }
 
     /// The folder of this process's files (removed by nobody: the system's temporary folder).
     static let folder: URL = {
@@ -23,20 +19,10 @@ enum TinyModel {
     }()
 
     /// The GGUF's path, or why it could not be written.
-    static let file: Result<String, TinyModelError> = {
+    static let file: Result<String, TinyGGUFError> = {
         let path = folder.appendingPathComponent("tiny-random.gguf").path
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            return .failure(TinyModelError(description: "\(python) is missing: run Scripts/setup --tests"))
-        }
-        do {
-            let run = try ChildProcess.run(executable: python, arguments: [
-                repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, path, "--seed", "2",
-            ], timeout: 600)
-            guard run.termination == .exited(0), FileManager.default.fileExists(atPath: path) else {
-                return .failure(TinyModelError(description: "make-tiny-gguf.py failed: \(String(decoding: run.standardError, as: UTF8.self))"))
-            }
-        } catch {
-            return .failure(TinyModelError(description: "make-tiny-gguf.py could not run: \(error)"))
+        do { try writeTinyGGUF(to: path) } catch let error as TinyGGUFError { return .failure(error) } catch {
+            return .failure(TinyGGUFError(description: "\(error)"))
         }
         return .success(path)
     }()
@@ -48,7 +34,6 @@ enum TinyModel {
     }
 }
 
-struct TinyModelError: Error, CustomStringConvertible { var description: String }
 
 /// A request shaped like the session's: French instructions, a moment, a budget.
 func dictationRequest(prompt: String = "Écris une dictée sur la sortie piscine de samedi pour Léa, en CE1.",
@@ -169,6 +154,18 @@ func dictationRequest(prompt: String = "Écris une dictée sur la sortie piscine
             guard case LlamaLoadError.rejected(let path, _) = error else { return false }
             return path == cut && "\(error)".hasPrefix(cut + ": llama.cpp cannot load this model")
         }
+        // A chat template llama.cpp does not apply itself: said, with the way out.
+        let odd = dir.appendingPathComponent("odd-template.gguf").path
+        let run = try ChildProcess.run(executable: TinyModel.python, arguments: [
+            repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, odd, "--chat-template", "{{ messages | tojson }}",
+        ], timeout: 600)
+        try #require(run.termination == .exited(0), "\(String(decoding: run.standardError, as: UTF8.self))")
+        #expect(throws: LlamaLoadError.unknownChatTemplate(path: odd)) { try LlamaModel(path: odd, id: "x", settings: settings) }
+        #expect("\(LlamaLoadError.unknownChatTemplate(path: odd))".contains("\"in_process\": false"))
+        // A FIFO is refused at once (never waits for a writer).
+        let fifo = dir.appendingPathComponent("fifo.gguf").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: LlamaLoadError.notGGUF(path: fifo)) { try LlamaModel(path: fifo, id: "x", settings: settings) }
         let unreadable = dir.appendingPathComponent("locked.gguf").path
         try whole.write(to: URL(fileURLWithPath: unreadable))
         chmod(unreadable, 0)

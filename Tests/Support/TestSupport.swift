@@ -32,3 +32,40 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 public func sanitizerEnvironment() -> [String: String] {
     ProcessInfo.processInfo.environment.filter { $0.key.hasSuffix("SAN_OPTIONS") }
 }
+
+/// The python of the llama-cpp-python virtual environment (Scripts/model/install-server):
+/// `$XDG_CACHE_HOME/dictee/llama-cpp-python-0.3.36/bin/python`, `~/.cache` by default.
+public var llamaVenvPython: String {
+    let env = ProcessInfo.processInfo.environment
+    let cache = env["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (env["HOME"] ?? NSHomeDirectory()) + "/.cache"
+    return cache + "/dictee/llama-cpp-python-0.3.36/bin/python"
+}
+
+/// Why the tiny test model could not be written.
+public struct TinyGGUFError: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
+}
+
+/// Writes the tiny random-weight GGUF (Scripts/model/make-tiny-gguf.py with seed 2: valid
+/// llama.cpp structure and byte-level tokenizer, garbage text, about 0.4 MB) to `path`, with the
+/// PyPI `gguf` package of the llama-cpp-python virtual environment (Scripts/setup --tests).
+/// - Throws: `TinyGGUFError` naming what is missing or what failed.
+public func writeTinyGGUF(to path: String) throws {
+    let python = llamaVenvPython
+    guard FileManager.default.isExecutableFile(atPath: python) else {
+        throw TinyGGUFError(description: "\(python) is missing: run Scripts/setup --tests (it builds the llama-cpp-python venv)")
+    }
+    let writer = Process()
+    writer.executableURL = URL(fileURLWithPath: python)
+    writer.arguments = [repositoryRoot.appendingPathComponent("Scripts/model/make-tiny-gguf.py").path, path, "--seed", "2"]
+    writer.standardOutput = FileHandle.nullDevice
+    let errors = Pipe()
+    writer.standardError = errors
+    try writer.run()
+    let said = errors.fileHandleForReading.readDataToEndOfFile()
+    writer.waitUntilExit()
+    guard writer.terminationStatus == 0, FileManager.default.fileExists(atPath: path) else {
+        throw TinyGGUFError(description: "make-tiny-gguf.py failed (\(writer.terminationStatus)): \(String(decoding: said, as: UTF8.self))")
+    }
+}
