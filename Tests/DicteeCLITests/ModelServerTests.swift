@@ -114,4 +114,34 @@ import DicteeTestSupport
         check.waitUntilExit()
         #expect(check.terminationStatus == 1, "no server process left for this model")
     }
+
+    /// A model file that is not a GGUF (a download cut short, the wrong file): the nightly says so
+    /// in one line naming the file, in French under a French locale, and the library serves every
+    /// text; nothing is asked, nothing fails.
+    @Test func aModelFileThatIsNotAGGUFIsSaidAndTheLibraryServes() throws {
+        guard ModelRoute.inProcessAvailable else {
+            print("ModelServerTests: dictee is built without llama.cpp: the in-process load error is not checked here")
+            return
+        }
+        let (dir, state, env) = try NightlyTests().family()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let bad = dir.appendingPathComponent("modele.gguf").path
+        try Data("<html>Not Found</html>\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let configPath = try #require(env["DICTEE_CONFIG"])
+        var config = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: configPath))) as? [String: Any])
+        config["model"] = ["gguf": bad]
+        try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
+        var french = env
+        french["LANG"] = "fr_FR.UTF-8"
+        let r = runDictee(["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: french)
+        #expect(r.code == .ok, "\(r.stderr)")
+        #expect(undated(r.stdout).contains("textes écrits : 10 (0 par le modèle, 10 de la bibliothèque)"), "\(r.stdout)")
+        #expect(r.stderr.contains("attention : le modèle n'a pas pu être chargé (\(bad) n'est pas un fichier de modèle GGUF)"), "\(r.stderr)")
+        let store = try StateStore(path: state)
+        for child in try store.children() {
+            for text in try store.dictations(childID: child.id!, statuses: [.ready]) {
+                #expect(try store.attempts(dictationID: text.id).isEmpty, "nothing was asked")
+            }
+        }
+    }
 }
