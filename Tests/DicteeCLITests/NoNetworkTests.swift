@@ -163,7 +163,8 @@ import Testing
     /// Managed mode inside dictee (llama.cpp in process) needs no network at all: with the tiny
     /// GGUF configured, a nightly under `unshare -rn` (no interface, not even loopback: the
     /// llama-cpp-python server could not even be reached there) asks the model for every text.
-    /// The configuration names a Python that does not exist: no server is needed either.
+    /// The configuration names a Python that does not exist: no server is needed either. The run
+    /// is traced (`strace -e trace=socket`): no network socket is even opened.
     @Test func theModelInsideDicteeNeedsNoNetwork() throws {
         guard ModelRoute.inProcessAvailable else {
             print("NoNetworkTests: dictee is built without llama.cpp: the in-process model is not checked here")
@@ -182,10 +183,18 @@ import Testing
                            "python": dir.appendingPathComponent("no-python-here").path]
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: configPath))
 
+        // Every socket(2) call of the run and its children, traced (Debian strace, installed by
+        // Scripts/setup --tests): only AF_UNIX ones (glibc asking nscd for the user) may appear.
+        let strace = try #require(["/usr/bin/strace", "/bin/strace"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "strace is missing (Debian strace, Scripts/setup --tests installs it)")
+        let trace = dir.appendingPathComponent("sockets.trace").path
         let marker = UUID().uuidString
-        let offline = try nightly(binary, state: state, env: env, marker: marker, prefix: [unshare, "-rn"])
+        let offline = try nightly(binary, state: state, env: env, marker: marker,
+                                  prefix: [strace, "-f", "-qq", "-e", "trace=socket", "-o", trace, unshare, "-rn"])
         #expect(offline.termination == .exited(0), "\(offline.stderr)")
         #expect(!offline.stderr.contains("could not"), "\(offline.stderr)")
+        let sockets = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("socket(") }
+        #expect(sockets.allSatisfy { $0.contains("socket(AF_UNIX") }, "a network socket was opened: \(sockets)")
         #expect(Self.summary(offline.stdout).hasPrefix("nightly: 2 children, 6 cards ready, 10 texts written"), "\(offline.stdout)")
         let store = try StateStore(path: state)
         var asked = 0
