@@ -386,10 +386,11 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         case 0:
             kept += tokens
         case 1:
-            // No room left in the KV cache: start afresh next time.
+            // No room left in the KV cache (the context is full): start afresh next time.
+            let held = kept.count + tokens.count
             llama_memory_clear(llama_get_memory(context), true)
             kept = []
-            throw .promptTooLong(promptTokens: tokens.count, maxTokens: 0, context: contextLength)
+            throw .promptTooLong(promptTokens: held, maxTokens: 0, context: contextLength)
         default:
             llama_memory_clear(llama_get_memory(context), true)
             kept = []
