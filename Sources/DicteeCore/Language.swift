@@ -88,6 +88,13 @@ public enum StringTables {
     }
 }
 
+/// `x` with one decimal, in the current language: a decimal comma in French ("1,5"), a point in
+/// English ("1.5").
+public func oneDecimal(_ x: Double) -> String {
+    let text = String(format: "%.1f", x)
+    return Language.current == .french ? text.replacingOccurrences(of: ".", with: ",") : text
+}
+
 /// The text of `key` in the current language (`Language.current`), with `arguments` put in its
 /// `printf` conversions (positional ones, `%2$@`, let a translation change their order).
 ///

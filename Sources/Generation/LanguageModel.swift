@@ -1,3 +1,4 @@
+import DicteeCore
 import Foundation
 
 /// One request to a language model, as a chat: French instructions (the system message), the
@@ -138,11 +139,11 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .refused(let m): "the model server refused the request: \(m)"
-        case .timeout(let s): "no answer within \(Int(s)) s"
-        case .unavailable(let m): "the model server cannot be reached: \(m)"
-        case .promptTooLong(let p, let m, let c): "the prompt (\(p) tokens) and the answer (\(m) tokens) do not fit the context (\(c) tokens)"
-        case .badResponse(let m): "the model server answered something unexpected: \(m)"
+        case .refused(let m): tr("the model server refused the request: %@", m)
+        case .timeout(let s): tr("no answer within %ld s", Int(s))
+        case .unavailable(let m): tr("the model server cannot be reached: %@", m)
+        case .promptTooLong(let p, let m, let c): tr("the prompt (%ld tokens) and the answer (%ld tokens) do not fit the context (%ld tokens)", p, m, c)
+        case .badResponse(let m): tr("the model answered something unexpected: %@", m)
         case .notAllowed(let m): m
         }
     }

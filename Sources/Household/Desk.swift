@@ -153,7 +153,6 @@ public enum Desk {
         do {
             let basis = try store.lastGraded(childID: childID)
             let moments = try cardMoments(store, zone: zone)
-            let stored = Set(moments.map(\.key))
             let ready = try store.dictations(childID: childID, statuses: [.ready])
             let byKey = Dictionary(moments.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
             try store.retireDictations(ready.filter { d in

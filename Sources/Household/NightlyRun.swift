@@ -151,18 +151,24 @@ public struct NightlyRun: Sendable {
                     #if DICTEE_LLAMA
                     do {
                         let settings = LlamaSettings(contextLength: contextLength, timeoutSeconds: timeout)
+                        let loading = Date()
                         model = try LlamaModel(path: gguf, id: name, settings: settings)
+                        log(.modelReady(id: name, place: .inProcess, seconds: Date().timeIntervalSince(loading)))
                     } catch {
+                        // The configured file is no model: a configuration error (exit 1).
                         log(.modelNotLoaded(error.description))
+                        report.hadErrors = true
                     }
                     #endif
                     break
                 }
                 do {
                     let python = ModelServer.python(configured: config.model?.python, environment: paths.environment)
+                    let starting = Date()
                     let started = try ModelServer.start(gguf: gguf, python: python, contextLength: contextLength, log: paths.serverLog,
                                                         environment: paths.environment)
                     server = started
+                    log(.modelReady(id: name, place: .server(started.endpoint.absoluteString), seconds: Date().timeIntervalSince(starting)))
                     if let endpoint = ModelEndpoint.loopback(started.endpoint.absoluteString) {
                         model = OpenAICompatibleModel(endpoint: endpoint, modelName: name, contextLength: contextLength, timeout: timeout)
                     }
@@ -254,6 +260,8 @@ public enum NightlyEvent: Sendable {
     case warning(String)
     /// The managed model server could not start (why): the library serves every text.
     case serverFailed(String)
+    /// The managed model is ready (`id`, where it runs, seconds it took to load or start).
+    case modelReady(id: String, place: ModelPlace, seconds: Double)
     /// The model file could not be loaded in process (why: `LlamaLoadError`'s message): the
     /// library serves every text.
     case modelNotLoaded(String)
@@ -348,4 +356,12 @@ struct NightlyLock {
     }
 
     func release() { close(fd) }
+}
+
+/// Where the managed model runs.
+public enum ModelPlace: Sendable, Equatable {
+    /// Inside dictee (llama.cpp).
+    case inProcess
+    /// In the llama-cpp-python server at this URL (127.0.0.1).
+    case server(String)
 }

@@ -89,6 +89,10 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     /// The seed of the first request without one; the next ones add 1 each: a run is
     /// reproducible, and a retry whose chat came out the same still gets another text.
     public static let defaultSeed: UInt32 = 42
+    /// The seed given to llama.cpp for `seed`: llama.cpp reads 4294967295 (`LLAMA_DEFAULT_SEED`)
+    /// as "draw a random seed", so that one is taken as 0, the next in the wrap-around, and every
+    /// seed gives the same text again.
+    static func drawSeed(_ seed: UInt32) -> UInt32 { seed == LLAMA_DEFAULT_SEED ? 0 : seed }
     /// Requests made so far (for the default seed).
     private var requests = 0
 
@@ -102,6 +106,11 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     /// The tokens whose keys and values are in the context, in order (sequence 0).
     private var kept: [llama_token] = []
+    /// The current request's wall-clock deadline (seconds since 1970; infinity between
+    /// requests), read by llama.cpp's abort callback between the steps of an evaluation, so that
+    /// a long prompt on a busy machine stops at the budget too. Allocated once the context exists,
+    /// freed in deinit after it.
+    private let deadline: UnsafeMutablePointer<Double>
     /// The last answer's text and the tokens generated for it (`promptTokens`).
     private var lastAnswer: (text: String, tokens: [llama_token])?
 
@@ -135,7 +144,8 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             throw .rejected(path: path, detail: Self.lastError.get())
         }
         var contextParameters = llama_context_default_params()
-        contextParameters.n_ctx = UInt32(settings.contextLength)
+        // Clamped: a context past 2^32 tokens is refused by llama.cpp below as any too large one.
+        contextParameters.n_ctx = UInt32(clamping: settings.contextLength)
         contextParameters.n_batch = 512
         contextParameters.n_ubatch = 512
         contextParameters.n_seq_max = 1
@@ -151,6 +161,13 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             throw .noContext(path: path, tokens: settings.contextLength)
         }
         let template = llama_model_chat_template(model, nil).map { String(cString: $0) }
+        let deadline = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        deadline.initialize(to: .infinity)
+        llama_set_abort_callback(context, { data in
+            guard let data else { return false }
+            return Date().timeIntervalSince1970 > data.assumingMemoryBound(to: Double.self).pointee
+        }, deadline)
+        self.deadline = deadline
         self.model = model
         self.context = context
         self.vocab = llama_model_get_vocab(model)
@@ -169,6 +186,7 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
 
     deinit {
         llama_free(context)
+        deadline.deallocate()
         llama_model_free(model)
     }
 
@@ -275,6 +293,8 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     private func completeLocked(_ request: ModelRequest) throws(ModelError) -> ModelAnswer {
         let started = Date()
         let deadline = started.addingTimeInterval(settings.timeoutSeconds)
+        self.deadline.pointee = deadline.timeIntervalSince1970
+        defer { self.deadline.pointee = .infinity }
         let tokens = try promptTokens(request)
         lastAnswer = nil
         defer { requests += 1 }
@@ -314,7 +334,7 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             llama_sampler_chain_add(chain, llama_sampler_init_top_p(0.95, 1))
             llama_sampler_chain_add(chain, llama_sampler_init_min_p(0.05, 1))
             llama_sampler_chain_add(chain, llama_sampler_init_temp(Float(request.temperature)))
-            llama_sampler_chain_add(chain, llama_sampler_init_dist(request.seed ?? Self.defaultSeed &+ UInt32(truncatingIfNeeded: requests)))
+            llama_sampler_chain_add(chain, llama_sampler_init_dist(Self.drawSeed(request.seed ?? Self.defaultSeed &+ UInt32(truncatingIfNeeded: requests))))
         }
         guard let grammar = llama_sampler_init_grammar(vocab, DictationAnswer.grammar, "root") else {
             throw .badResponse(tr("llama.cpp refused the answer's grammar"))
@@ -347,6 +367,11 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
     private func sample(chain: UnsafeMutablePointer<llama_sampler>, grammar: UnsafeMutablePointer<llama_sampler>,
                         candidates: inout [llama_token_data]) throws(ModelError) -> llama_token {
         guard let logits = llama_get_logits_ith(context, -1) else { throw .badResponse(tr("llama.cpp gave no logits")) }
+        // Damaged weights give NaN scores, with which no draw means anything (and the grammar
+        // could be handed a token it refused, which llama.cpp answers with a C++ exception).
+        for i in candidates.indices where !logits[i].isFinite {
+            throw .badResponse(tr("the model's scores are not numbers (NaN or infinite): is the model file damaged?"))
+        }
         func fill() {
             for i in candidates.indices { candidates[i] = llama_token_data(id: llama_token(i), logit: logits[i], p: 0) }
         }
@@ -360,16 +385,19 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
         }
         fill()
         guard var token = draw([chain]) else { throw .badResponse(tr("llama.cpp could not draw a token")) }
-        var one = llama_token_data(id: token, logit: 1, p: 0)
-        let accepted = withUnsafeMutablePointer(to: &one) { pointer in
-            var single = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
-            llama_sampler_apply(grammar, &single)
-            return single.data[0].logit.isFinite
+        func allowed(_ token: llama_token) -> Bool {
+            var one = llama_token_data(id: token, logit: 1, p: 0)
+            return withUnsafeMutablePointer(to: &one) { pointer in
+                var single = llama_token_data_array(data: pointer, size: 1, selected: -1, sorted: false)
+                llama_sampler_apply(grammar, &single)
+                return single.data[0].logit.isFinite
+            }
         }
-        if !accepted {
+        if !allowed(token) {
             fill()
-            guard let allowed = draw([grammar, chain]) else { throw .badResponse(tr("llama.cpp could not draw a token")) }
-            token = allowed
+            // Never hand the grammar a token it refuses: llama.cpp throws a C++ exception then.
+            guard let drawn = draw([grammar, chain]), allowed(drawn) else { throw .badResponse(tr("llama.cpp could not draw a token")) }
+            token = drawn
         }
         llama_sampler_accept(grammar, token)
         llama_sampler_accept(chain, token)
@@ -391,6 +419,11 @@ public final class LlamaModel: LanguageModel, @unchecked Sendable {
             llama_memory_clear(llama_get_memory(context), true)
             kept = []
             throw .promptTooLong(promptTokens: held, maxTokens: 0, context: contextLength)
+        case 2:
+            // Aborted at the wall-clock deadline (the abort callback), part of the batch kept.
+            llama_memory_clear(llama_get_memory(context), true)
+            kept = []
+            throw .timeout(settings.timeoutSeconds)
         default:
             llama_memory_clear(llama_get_memory(context), true)
             kept = []

@@ -67,6 +67,8 @@ import DicteeTestSupport
         #expect(undated(r.stdout).hasPrefix("nightly: 1 child, 3 cards ready, 5 texts written (0 by the model, 5 from the library)"), "\(r.stdout)")
         #expect(!r.stderr.contains("could not start"), "\(r.stderr)")
         #expect(r.stderr.contains("library after 5 attempt(s)"), "the run log records the library and the failed steps")
+        #expect(r.stderr.contains(inProcess ? "model tiny-random: inside dictee (llama.cpp), loaded in " : "model tiny-random: llama-cpp-python server at http://127.0.0.1:"),
+                "the run log says where the model runs: \(r.stderr)")
 
         // The managed route, as privacy says it and as nightly ran it: requests to a server on
         // this machine, carrying the fields privacy lists (RouteAgreementTests has the others).
@@ -134,7 +136,7 @@ import DicteeTestSupport
         var french = env
         french["LANG"] = "fr_FR.UTF-8"
         let r = runDictee(["--state", state, "nightly", "--now", "2026-11-29T18:00:00+01:00", "--tz", "Europe/Paris"], environment: french)
-        #expect(r.code == .ok, "\(r.stderr)")
+        #expect(r.code == .itemErrors, "a model file that is no model is a configuration error (exit 1): \(r.stderr)")
         #expect(undated(r.stdout).contains("textes écrits : 10 (0 par le modèle, 10 de la bibliothèque)"), "\(r.stdout)")
         #expect(r.stderr.contains("attention : le modèle n'a pas pu être chargé (\(bad) n'est pas un fichier de modèle GGUF)"), "\(r.stderr)")
         let store = try StateStore(path: state)

@@ -2,7 +2,7 @@ import DicteeCore
 import DicteeTestSupport
 import Foundation
 import Generation
-import LocalModel
+@testable import LocalModel
 import Testing
 
 /// The tiny random-weight GGUF (Scripts/model/make-tiny-gguf.py: valid llama.cpp structure and
@@ -173,6 +173,36 @@ func dictationRequest(prompt: String = "Écris une dictée sur la sortie piscine
             #expect(throws: LlamaLoadError.unreadable(path: unreadable, reason: systemReason(EACCES))) {
                 try LlamaModel(path: unreadable, id: "x", settings: settings)
             }
+        }
+    }
+
+    /// Damaged weights (NaN scores) are a failed attempt, never a crash: llama.cpp answers a token
+    /// its grammar refused with a C++ exception, which would end the whole nightly.
+    @Test func damagedWeightsAreAFailedAttemptNotACrash() throws {
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try TinyModel.path()))
+        // The tensors are the file's second half (all f32): 0xFF bytes are NaNs.
+        let start = bytes.count / 2
+        bytes.replaceSubrange(start..<(start + 40_000), with: Data(repeating: 0xFF, count: 40_000))
+        let damaged = TinyModel.folder.appendingPathComponent("damaged-\(UUID().uuidString).gguf").path
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let model = try LlamaModel(path: damaged, id: "damaged", settings: LlamaSettings(contextLength: 4096))
+        #expect { try model.complete(dictationRequest(maxTokens: 50)) } throws: { error in
+            guard case ModelError.badResponse(let why) = error else { return false }
+            return why.contains("NaN")
+        }
+    }
+
+    /// llama.cpp reads seed 4294967295 as "draw a random one": it is taken as 0, so that every
+    /// configured seed gives the same text again; a context past 2^32 tokens is refused, not a crash.
+    @Test func everySeedIsReproducibleAndAHugeContextIsRefused() throws {
+        #expect(LlamaModel.drawSeed(UInt32.max) == 0 && LlamaModel.drawSeed(42) == 42 && LlamaModel.drawSeed(0) == 0)
+        // Two fresh models (the same computation, no cache), the same request and seed.
+        let a = try TinyModel.load().complete(dictationRequest(maxTokens: 30, seed: UInt32.max))
+        let b = try TinyModel.load().complete(dictationRequest(maxTokens: 30, seed: UInt32.max))
+        #expect(a.content == b.content)
+        let huge = Int(UInt32.max) + 1
+        #expect(throws: LlamaLoadError.noContext(path: try TinyModel.path(), tokens: huge)) {
+            try LlamaModel(path: try TinyModel.path(), id: "x", settings: LlamaSettings(contextLength: huge))
         }
     }
 }

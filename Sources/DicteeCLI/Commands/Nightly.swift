@@ -108,6 +108,9 @@ extension Dictee {
             private(set) var toLabel = 0
             private var ingest: IngestReport?
             private var libraryOnly = false
+            /// Where the model runs, said before the first text (a night with nothing to do
+            /// stays one line).
+            private var modelLine: String?
 
             init(output: OutputSink) { self.output = output }
 
@@ -142,6 +145,14 @@ extension Dictee {
                     return
                 case .route(.managed, _), .route(.loopback, _):
                     return
+                case .modelReady(let id, let place, let seconds):
+                    switch place {
+                    case .inProcess:
+                        modelLine = tr("model %@: inside dictee (llama.cpp), loaded in %@ s", id, oneDecimal(seconds))
+                    case .server(let url):
+                        modelLine = tr("model %@: llama-cpp-python server at %@, started in %@ s", id, url, oneDecimal(seconds))
+                    }
+                    return
                 case .route(.remote, false):
                     return
                 default:
@@ -166,22 +177,27 @@ extension Dictee {
                                       endpoint.url.absoluteString, endpoint.egressLog?.path ?? "?"))
                 case .text(let childID, let result):
                     sayLibraryOnly()
+                    if let line = modelLine {
+                        modelLine = nil
+                        output.diagnostic(line)
+                    }
                     // Which source, and every attempt's failed steps (no text, no name).
                     let steps = result.attempts.map { $0.storedSteps.isEmpty ? "ok" : $0.storedSteps.joined(separator: "+") }
                     output.diagnostic(tr("dictation for child %ld: %@ after %ld attempt(s) [%@]",
-                                         Int(childID), result.fromLibrary ? "library" : result.origin,
+                                         Int(childID), result.fromLibrary ? tr("library") : result.origin,
                                          result.attempts.count, steps.joined(separator: ", "))
                                       + (result.diagnosis.map { tr("; refusal unlocked %@", $0) } ?? "")
-                                      + (result.serverError.map { "; \($0)" } ?? ""))
+                                      + (result.serverError.map { tr("; the model failed: %@", $0) } ?? ""))
                 case .modelUnresponsive(let timeout, let times):
                     output.warning(tr("the model did not answer within %ld s, %ld times: the handwritten library serves the rest of this run without asking it",
                                       Int(timeout), times))
+                    output.hint(tr("on a slow or busy machine, give the model more time: \"timeout_seconds\" in the \"model\" configuration"))
                 case .childFailed(let childID, let error):
                     output.error(tr("child %ld: %@", Int(childID), "\(error)"))
                 case .withoutText(let m):
                     output.warning(Nightly.describe(m))
                     output.hint(Nightly.hint(for: m))
-                case .ingested, .route:
+                case .ingested, .route, .modelReady:
                     break
                 }
             }

@@ -47,10 +47,7 @@ extension Dictee {
                 return .ok
             }
             func percent(_ x: Double?) -> String { x.map { tr("%@ %%", String(format: "%.0f", $0 * 100)) } ?? "-" }
-            func decimal(_ x: Double?) -> String {
-                // A decimal comma in French (1,5), a point in English (1.5).
-                x.map { Language.current == .french ? String(format: "%.1f", $0).replacingOccurrences(of: ".", with: ",") : String(format: "%.1f", $0) } ?? "-"
-            }
+            func decimal(_ x: Double?) -> String { x.map(oneDecimal) ?? "-" }
             if s.asked == 0 {
                 output.line(tr("no text was asked of a language model yet (%ld taken from the library)", s.libraryOnly))
                 output.hint(tr("only 'dictee nightly' asks a model, when the config names one (see 'dictee privacy')"))
