@@ -145,7 +145,7 @@ import Testing
         #expect(!offline.stderr.contains("wakeup socket"), "\(offline.stderr)")
 
         // The same run as with the network.
-        #expect(Self.summary(offline.stdout).hasPrefix("nightly: 1 child, 3 cards ready, 5 texts written"), "\(offline.stdout)")
+        #expect(Self.summary(offline.stdout).hasPrefix("nightly: 2 children, 6 cards ready, 10 texts written"), "\(offline.stdout)")
         #expect(Self.summary(offline.stdout) == Self.summary(reference.stdout))
         #expect(undated(offline.stderr) == undated(reference.stderr))
         #expect(try NightlyTests().ready(state) == NightlyTests().ready(refState))
