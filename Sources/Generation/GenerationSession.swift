@@ -60,7 +60,7 @@ public final class GenerationSession: @unchecked Sendable {
     ///   - library: the handwritten library (the fallback).
     ///   - temperature: the sampling temperature of every request (0 to 2).
     ///   - seed: the sampler's seed of every request.
-    public init(model: (any LanguageModel)?, checker: any DraftChecker, library: Library, temperature: Double = 0.7, seed: UInt32? = nil) {
+    public init(model: (any LanguageModel)?, checker: any DraftChecker, library: Library, temperature: Double = ModelRequest.defaultTemperature, seed: UInt32? = nil) {
         self.model = model
         self.checker = checker
         self.library = library

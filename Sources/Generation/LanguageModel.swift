@@ -26,9 +26,11 @@ public struct ModelRequest: Sendable, Hashable {
     public var temperature: Double
     /// The sampler's seed (`nil`: the model's own choice; an HTTP server then draws one).
     public var seed: UInt32?
+    /// The temperature when the configuration names none (`model.temperature`).
+    public static let defaultTemperature = 0.7
 
     public init(instructions: String, prompt: String, previousAnswer: String? = nil, feedback: String? = nil, schema: String,
-                maxTokens: Int, temperature: Double = 0.7, seed: UInt32? = nil) {
+                maxTokens: Int, temperature: Double = ModelRequest.defaultTemperature, seed: UInt32? = nil) {
         self.instructions = instructions
         self.prompt = prompt
         self.previousAnswer = previousAnswer

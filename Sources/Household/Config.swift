@@ -80,8 +80,8 @@ public struct Config: Sendable, Equatable {
         /// template llama.cpp does not apply itself).
         public var inProcess: Bool?
 
-        /// `temperature`, else 0.7.
-        public var sampleTemperature: Double { temperature ?? 0.7 }
+        /// `temperature`, else `ModelRequest.defaultTemperature` (0.7).
+        public var sampleTemperature: Double { temperature ?? ModelRequest.defaultTemperature }
     }
 
     /// The empty configuration: no source, no model, nothing leaves the machine.

@@ -184,7 +184,7 @@ public struct NightlyRun: Sendable {
 
         // Write the texts, child by child.
         let session = GenerationSession(model: model, checker: base.checker, library: base.library,
-                                        temperature: config.model?.sampleTemperature ?? 0.7,
+                                        temperature: config.model?.sampleTemperature ?? ModelRequest.defaultTemperature,
                                         seed: config.model?.seed.map { UInt32($0) })
         let children: [Child]
         do { children = try store.children() } catch { throw .state(error) }
